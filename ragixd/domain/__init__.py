@@ -1,0 +1,1 @@
+"""The domain: items, events, commands, policy, scoring. Pure Python, no I/O."""

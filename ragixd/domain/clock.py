@@ -1,0 +1,32 @@
+"""Timestamps: ISO-8601 UTC with microseconds and a trailing Z, so they sort as text."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+
+def format_ts(dt: datetime) -> str:
+    return dt.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def now_ts() -> str:
+    return format_ts(datetime.now(timezone.utc))
+
+
+def parse_ts(value: str) -> datetime:
+    """Parse any ISO-8601 form; naive values are taken as UTC."""
+    text = value.strip()
+    if text.endswith("Z"):
+        text = text[:-1] + "+00:00"
+    dt = datetime.fromisoformat(text)
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=timezone.utc)
+    return dt
+
+
+def normalize_ts(value: str) -> str:
+    return format_ts(parse_ts(value))
+
+
+def add_hours(ts: str, hours: float) -> str:
+    return format_ts(parse_ts(ts) + timedelta(hours=hours))

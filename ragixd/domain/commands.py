@@ -1,0 +1,242 @@
+"""Commands and the decisions that turn them into events, given a read-only view of state.
+
+`decide` checks a command against the current state and returns the events to append and
+the answer for the caller. It never writes: the store appends the events and applies them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Protocol
+
+from ..errors import Conflict, InvalidInput, NotFound
+from . import events as ev
+from .ids import is_item_id, new_item_id
+from .item import (
+    LINK_RELS, TIERS, MemoryItem, apply_patch, build_item, patch_to_wire, validate_create,
+    validate_patch,
+)
+from .palace import derive_location, validate_location
+
+
+class StateView(Protocol):
+    def get_item(self, item_id: str) -> MemoryItem | None: ...
+    def find_duplicate(self, store: str, content_hash: str) -> MemoryItem | None: ...
+    def link_exists(self, src: str, dst: str, rel: str) -> bool: ...
+
+
+@dataclass(frozen=True)
+class Context:
+    ts: str
+    actor: str = "local"
+    new_id: Callable[[], str] = new_item_id
+
+
+@dataclass(frozen=True)
+class CreateItem:
+    fields: Mapping[str, Any]
+    dedup: bool = True
+
+
+@dataclass(frozen=True)
+class UpdateItem:
+    id: str
+    patch: Mapping[str, Any]
+    reason: str = "update"
+
+
+@dataclass(frozen=True)
+class ArchiveItem:
+    id: str
+    reason: str = "archive"
+
+
+@dataclass(frozen=True)
+class SupersedeItem:
+    id: str
+    by: str
+    reason: str = "supersede"
+
+
+@dataclass(frozen=True)
+class RecordUse:
+    counts: Mapping[str, int]
+
+
+@dataclass(frozen=True)
+class PromoteItem:
+    id: str
+    to: str
+    reason: str = "promotion"
+
+
+@dataclass(frozen=True)
+class CreateLink:
+    src: str
+    dst: str
+    rel: str = "related"
+
+
+@dataclass(frozen=True)
+class AssignPalace:
+    id: str
+    location: Mapping[str, str] | None = None
+
+
+@dataclass(frozen=True)
+class RecordRefusal:
+    content_hash: str
+    reasons: tuple[str, ...]
+    rules: tuple[str, ...] = ()
+    source: str = ""
+    op: str = ""
+
+
+@dataclass
+class Decision:
+    events: list[ev.NewEvent] = field(default_factory=list)
+    result: dict[str, Any] = field(default_factory=dict)
+
+
+def _existing(view: StateView, item_id: Any, name: str = "id") -> MemoryItem:
+    if not is_item_id(item_id):
+        raise InvalidInput(name, f"is not an item id (MEM-…): {item_id!r}")
+    item = view.get_item(item_id)
+    if item is None:
+        raise NotFound(f"no item {item_id}", id=item_id)
+    return item
+
+
+def _live(view: StateView, item_id: Any, name: str = "id") -> MemoryItem:
+    item = _existing(view, item_id, name)
+    if item.archived:
+        raise Conflict(f"item {item_id} is archived", id=item_id)
+    return item
+
+
+def _reason(reason: Any) -> str:
+    if not isinstance(reason, str) or not reason.strip() or len(reason) > 200:
+        raise InvalidInput("reason", "must be a non-empty string of at most 200 characters")
+    return reason.strip()
+
+
+def _create(cmd: CreateItem, view: StateView, ctx: Context) -> Decision:
+    fields = validate_create(cmd.fields)
+    probe = build_item("MEM-probe", fields, ctx.ts)
+    if cmd.dedup:
+        dup = view.find_duplicate(probe.store, probe.content_hash)
+        if dup is not None:
+            return Decision([ev.NewEvent(ev.ITEM_MENTIONED, {"id": dup.id})],
+                            {"id": dup.id, "status": "duplicate"})
+    item_id = cmd.fields.get("id") or ctx.new_id()
+    if not is_item_id(item_id):
+        raise InvalidInput("id", f"is not an item id (MEM-…): {item_id!r}")
+    if view.get_item(item_id) is not None:
+        raise Conflict(f"item {item_id} already exists", id=item_id)
+    for _rel, target in probe.links:
+        _existing(view, target, "links")
+    created_at = cmd.fields.get("created_at") or ctx.ts
+    item = build_item(item_id, fields, ctx.ts).evolve(created_at=created_at)
+    return Decision([ev.NewEvent(ev.ITEM_CREATED, {"item": item.to_dict()})],
+                    {"id": item_id, "status": "created"})
+
+
+def _update(cmd: UpdateItem, view: StateView, ctx: Context) -> Decision:
+    item = _live(view, cmd.id)
+    patch = validate_patch(cmd.patch, item.type)
+    after = apply_patch(item, patch, ctx.ts)
+    if after.evolve(updated_at=item.updated_at) == item:
+        return Decision([], {"id": item.id, "status": "unchanged"})
+    payload = {"id": item.id, "patch": patch_to_wire(patch), "reason": _reason(cmd.reason)}
+    return Decision([ev.NewEvent(ev.ITEM_UPDATED, payload)], {"id": item.id, "status": "updated"})
+
+
+def _archive(cmd: ArchiveItem, view: StateView, ctx: Context) -> Decision:
+    item = _existing(view, cmd.id)
+    if item.archived:
+        return Decision([], {"id": item.id, "status": "unchanged"})
+    payload = {"id": item.id, "reason": _reason(cmd.reason)}
+    return Decision([ev.NewEvent(ev.ITEM_ARCHIVED, payload)], {"id": item.id, "status": "archived"})
+
+
+def _supersede(cmd: SupersedeItem, view: StateView, ctx: Context) -> Decision:
+    item = _live(view, cmd.id)
+    canonical = _live(view, cmd.by, "by")
+    if canonical.id == item.id:
+        raise InvalidInput("by", "an item cannot supersede itself")
+    payload = {"id": item.id, "by": canonical.id, "reason": _reason(cmd.reason)}
+    return Decision([ev.NewEvent(ev.ITEM_SUPERSEDED, payload)],
+                    {"id": item.id, "status": "superseded", "by": canonical.id})
+
+
+def _use(cmd: RecordUse, view: StateView, ctx: Context) -> Decision:
+    if not isinstance(cmd.counts, Mapping) or not cmd.counts:
+        raise InvalidInput("uses", "must map at least one item id to a count")
+    uses = []
+    for item_id in sorted(cmd.counts):
+        count = cmd.counts[item_id]
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 1_000_000:
+            raise InvalidInput("uses", f"count for {item_id} must be a positive integer")
+        _existing(view, item_id, "uses")
+        uses.append({"id": item_id, "count": count})
+    return Decision([ev.NewEvent(ev.ITEM_USED, {"uses": uses})], {"recorded": len(uses)})
+
+
+def _promote(cmd: PromoteItem, view: StateView, ctx: Context) -> Decision:
+    item = _live(view, cmd.id)
+    if cmd.to not in TIERS:
+        raise InvalidInput("to", f"must be one of {', '.join(TIERS)}")
+    if TIERS.index(cmd.to) <= TIERS.index(item.tier):
+        raise Conflict(f"item {item.id} is already {item.tier}", id=item.id)
+    payload = {"id": item.id, "from": item.tier, "to": cmd.to, "reason": _reason(cmd.reason)}
+    return Decision([ev.NewEvent(ev.ITEM_PROMOTED, payload)],
+                    {"id": item.id, "status": "promoted", "tier": cmd.to})
+
+
+def _link(cmd: CreateLink, view: StateView, ctx: Context) -> Decision:
+    if cmd.rel not in LINK_RELS:
+        raise InvalidInput("rel", f"must be one of {', '.join(LINK_RELS)}")
+    src = _existing(view, cmd.src, "src")
+    dst = _existing(view, cmd.dst, "dst")
+    if src.id == dst.id:
+        raise InvalidInput("dst", "an item cannot link to itself")
+    result = {"src": src.id, "dst": dst.id, "rel": cmd.rel}
+    if view.link_exists(src.id, dst.id, cmd.rel):
+        return Decision([], {**result, "status": "unchanged"})
+    return Decision([ev.NewEvent(ev.LINK_CREATED, result)], {**result, "status": "created"})
+
+
+def _palace(cmd: AssignPalace, view: StateView, ctx: Context) -> Decision:
+    item = _existing(view, cmd.id)
+    location = validate_location(cmd.location, item.id) if cmd.location else derive_location(item)
+    payload = {"id": item.id, **location}
+    return Decision([ev.NewEvent(ev.PALACE_ASSIGNED, payload)], {"id": item.id, "location": location})
+
+
+def _refusal(cmd: RecordRefusal, view: StateView, ctx: Context) -> Decision:
+    payload = {
+        "content_hash": cmd.content_hash, "reasons": list(cmd.reasons), "rules": list(cmd.rules),
+        "source": cmd.source, "op": cmd.op,
+    }
+    return Decision([ev.NewEvent(ev.WRITE_REFUSED, payload)], {"status": "refused"})
+
+
+DECIDERS: dict[type, Callable[[Any, StateView, Context], Decision]] = {
+    CreateItem: _create,
+    UpdateItem: _update,
+    ArchiveItem: _archive,
+    SupersedeItem: _supersede,
+    RecordUse: _use,
+    PromoteItem: _promote,
+    CreateLink: _link,
+    AssignPalace: _palace,
+    RecordRefusal: _refusal,
+}
+
+
+def decide(cmd: Any, view: StateView, ctx: Context) -> Decision:
+    try:
+        decider = DECIDERS[type(cmd)]
+    except KeyError:
+        raise InvalidInput("command", f"unknown command {type(cmd).__name__}") from None
+    return decider(cmd, view, ctx)

@@ -1,0 +1,351 @@
+"""MemoryItem and its field rules: what a valid item is, independent of storage.
+
+Validation raises InvalidInput naming the field, before anything is written.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any, Mapping
+
+from ..errors import InvalidInput
+from . import clock
+from .encoding import content_hash
+from .ids import is_item_id
+
+TIERS = ("stm", "mtm", "ltm")
+TYPES = ("fact", "decision", "definition", "constraint", "pattern", "todo", "pointer", "note")
+# Names LLMs commonly produce for the canonical types; anything else unknown becomes "note".
+TYPE_ALIASES = {
+    "process": "pattern",
+    "procedure": "pattern",
+    "rule": "constraint",
+    "requirement": "constraint",
+    "policy": "constraint",
+    "task": "todo",
+    "action": "todo",
+    "reference": "pointer",
+    "link": "pointer",
+    "observation": "fact",
+    "discovery": "fact",
+    "choice": "decision",
+    "term": "definition",
+    "glossary": "definition",
+}
+VALIDATIONS = ("unverified", "verified", "contested", "retracted")
+SOURCE_KINDS = ("chat", "doc", "tool", "mixed")
+STORES = ("private", "shared", "social")
+LINK_RELS = (
+    "supports", "contradicts", "refines", "supersedes", "depends_on", "references", "derived_from",
+    "related",
+)
+
+MAX_TITLE = 200
+MAX_CONTENT = 3000
+MAX_POINTER_CONTENT = 100_000
+MAX_TAGS = 64
+MAX_TAG_LEN = 64
+MAX_ENTITIES = 128
+MAX_ENTITY_LEN = 200
+MAX_SCOPE_LEN = 200
+MAX_SHORT = 500
+
+
+@dataclass(frozen=True)
+class Provenance:
+    source_kind: str = "chat"
+    source_id: str = ""
+    chunk_ids: tuple[str, ...] = ()
+    content_hashes: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "source_kind": self.source_kind,
+            "source_id": self.source_id,
+            "chunk_ids": list(self.chunk_ids),
+            "content_hashes": list(self.content_hashes),
+        }
+
+
+@dataclass(frozen=True)
+class MemoryItem:
+    id: str
+    title: str
+    content: str
+    created_at: str
+    updated_at: str
+    tier: str = "stm"
+    type: str = "note"
+    tags: tuple[str, ...] = ()
+    entities: tuple[str, ...] = ()
+    links: tuple[tuple[str, str], ...] = ()  # (rel, to)
+    provenance: Provenance = field(default_factory=Provenance)
+    confidence: float = 0.5
+    validation: str = "unverified"
+    scope: str = "project"
+    store: str = "private"
+    expires_at: str | None = None
+    usage_count: int = 0
+    last_used_at: str | None = None
+    mention_count: int = 1
+    rule_id: str | None = None
+    corpus_id: str | None = None
+    superseded_by: str | None = None
+    archived: bool = False
+    content_hash: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["tags"] = list(self.tags)
+        data["entities"] = list(self.entities)
+        data["links"] = [{"rel": rel, "to": to} for rel, to in self.links]
+        data["provenance"] = self.provenance.to_dict()
+        return data
+
+    def evolve(self, **changes: Any) -> "MemoryItem":
+        return replace(self, **changes)
+
+
+# Fields a caller may set at creation; the rest are derived.
+CREATE_FIELDS = (
+    "title", "content", "tier", "type", "tags", "entities", "links", "provenance", "confidence",
+    "validation", "scope", "store", "expires_at", "rule_id", "corpus_id",
+)
+# Fields an update may patch. Identity, timestamps, counters and lifecycle are not patchable.
+PATCH_FIELDS = (
+    "title", "content", "tier", "type", "tags", "entities", "provenance", "confidence",
+    "validation", "scope", "expires_at", "rule_id", "corpus_id",
+)
+
+
+def _str(fields: Mapping[str, Any], name: str, max_len: int, default: str = "") -> str:
+    value = fields.get(name, default)
+    if value is None:
+        value = default
+    if not isinstance(value, str):
+        raise InvalidInput(name, f"must be a string, got {type(value).__name__}")
+    if "\x00" in value:
+        raise InvalidInput(name, "must not contain NUL characters")
+    if len(value) > max_len:
+        raise InvalidInput(name, f"is {len(value)} characters, over the limit of {max_len}")
+    return value
+
+
+def _opt_str(fields: Mapping[str, Any], name: str, max_len: int = MAX_SHORT) -> str | None:
+    if fields.get(name) is None:
+        return None
+    return _str(fields, name, max_len)
+
+
+def _choice(fields: Mapping[str, Any], name: str, allowed: tuple[str, ...], default: str) -> str:
+    value = _str(fields, name, 64, default) or default
+    value = value.strip().lower()
+    if value not in allowed:
+        raise InvalidInput(name, f"must be one of {', '.join(allowed)}; got {value!r}")
+    return value
+
+
+def normalize_type(value: Any) -> str:
+    if value is None or value == "":
+        return "note"
+    if not isinstance(value, str):
+        raise InvalidInput("type", f"must be a string, got {type(value).__name__}")
+    name = value.strip().lower()
+    if name in TYPES:
+        return name
+    return TYPE_ALIASES.get(name, "note")
+
+
+def _str_list(fields: Mapping[str, Any], name: str, max_items: int, max_len: int) -> list[str]:
+    value = fields.get(name) or []
+    if isinstance(value, str):
+        raise InvalidInput(name, "must be a list of strings, not a single string")
+    if not isinstance(value, (list, tuple)):
+        raise InvalidInput(name, f"must be a list of strings, got {type(value).__name__}")
+    if len(value) > max_items:
+        raise InvalidInput(name, f"has {len(value)} entries, over the limit of {max_items}")
+    out: list[str] = []
+    for entry in value:
+        if not isinstance(entry, str):
+            raise InvalidInput(name, f"entries must be strings, got {type(entry).__name__}")
+        entry = entry.strip()
+        if "\x00" in entry:
+            raise InvalidInput(name, "entries must not contain NUL characters")
+        if len(entry) > max_len:
+            raise InvalidInput(name, f"an entry is over {max_len} characters")
+        if entry and entry not in out:
+            out.append(entry)
+    return out
+
+
+def normalize_tags(fields: Mapping[str, Any]) -> tuple[str, ...]:
+    tags = [t.lower() for t in _str_list(fields, "tags", MAX_TAGS, MAX_TAG_LEN)]
+    return tuple(dict.fromkeys(tags))
+
+
+def normalize_entities(fields: Mapping[str, Any]) -> tuple[str, ...]:
+    return tuple(_str_list(fields, "entities", MAX_ENTITIES, MAX_ENTITY_LEN))
+
+
+def normalize_links(fields: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    value = fields.get("links") or []
+    if not isinstance(value, (list, tuple)):
+        raise InvalidInput("links", "must be a list of {rel, to} objects")
+    out: list[tuple[str, str]] = []
+    for entry in value:
+        if not isinstance(entry, Mapping):
+            raise InvalidInput("links", "entries must be {rel, to} objects")
+        rel = _choice(entry, "rel", LINK_RELS, "related")
+        to = entry.get("to")
+        if not is_item_id(to):
+            raise InvalidInput("links", f"'to' must be an item id (MEM-…), got {to!r}")
+        if (rel, to) not in out:
+            out.append((rel, to))
+    return tuple(out)
+
+
+def normalize_provenance(fields: Mapping[str, Any]) -> Provenance:
+    value = fields.get("provenance") or {}
+    if not isinstance(value, Mapping):
+        raise InvalidInput("provenance", "must be an object")
+    unknown = set(value) - {"source_kind", "source_id", "chunk_ids", "content_hashes", "created_at"}
+    if unknown:
+        raise InvalidInput("provenance", f"unknown keys: {', '.join(sorted(map(str, unknown)))}")
+    return Provenance(
+        source_kind=_choice(value, "source_kind", SOURCE_KINDS, "chat"),
+        source_id=_str(value, "source_id", MAX_SHORT),
+        chunk_ids=tuple(_str_list(value, "chunk_ids", 1000, MAX_SHORT)),
+        content_hashes=tuple(_str_list(value, "content_hashes", 1000, 80)),
+    )
+
+
+def normalize_confidence(fields: Mapping[str, Any], default: float = 0.5) -> float:
+    value = fields.get("confidence", default)
+    if value is None:
+        value = default
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InvalidInput("confidence", f"must be a number, got {type(value).__name__}")
+    if not math.isfinite(value) or not 0.0 <= value <= 1.0:
+        raise InvalidInput("confidence", "must be between 0.0 and 1.0")
+    return float(value)
+
+
+def normalize_time(fields: Mapping[str, Any], name: str) -> str | None:
+    raw = _opt_str(fields, name, 64)
+    if raw is None or raw == "":
+        return None
+    try:
+        return clock.normalize_ts(raw)
+    except ValueError:
+        raise InvalidInput(name, f"is not an ISO-8601 timestamp: {raw!r}") from None
+
+
+def check_content(content: str, type_: str) -> None:
+    limit = MAX_POINTER_CONTENT if type_ == "pointer" else MAX_CONTENT
+    if len(content) > limit:
+        raise InvalidInput("content", f"is {len(content)} characters, over the limit of {limit} for type {type_}")
+
+
+def _normalize(fields: Mapping[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
+    """Validate and normalise the given fields of `fields` (only those present)."""
+    handlers = {
+        "title": lambda f: _str(f, "title", MAX_TITLE).strip(),
+        "content": lambda f: _str(f, "content", MAX_POINTER_CONTENT),
+        "tier": lambda f: _choice(f, "tier", TIERS, "stm"),
+        "type": lambda f: normalize_type(f.get("type")),
+        "tags": normalize_tags,
+        "entities": normalize_entities,
+        "links": normalize_links,
+        "provenance": normalize_provenance,
+        "confidence": normalize_confidence,
+        "validation": lambda f: _choice(f, "validation", VALIDATIONS, "unverified"),
+        "scope": lambda f: _str(f, "scope", MAX_SCOPE_LEN, "project").strip() or "project",
+        "store": lambda f: _choice(f, "store", STORES, "private"),
+        "expires_at": lambda f: normalize_time(f, "expires_at"),
+        "rule_id": lambda f: _opt_str(f, "rule_id"),
+        "corpus_id": lambda f: _opt_str(f, "corpus_id"),
+    }
+    return {name: handlers[name](fields) for name in names if name in fields}
+
+
+def validate_create(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """Check the caller's fields for a new item; return them normalised with defaults."""
+    if not isinstance(fields, Mapping):
+        raise InvalidInput("item", "must be an object")
+    unknown = set(fields) - set(CREATE_FIELDS) - {"id", "why_store", "created_at"}
+    if unknown:
+        raise InvalidInput(sorted(map(str, unknown))[0], "is not a field of a memory item")
+    data = _normalize({"title": "", "content": "", **fields}, CREATE_FIELDS)
+    if not data["title"] and not data["content"]:
+        raise InvalidInput("title", "an item needs a title or content")
+    check_content(data["content"], data.get("type", "note"))
+    return data
+
+
+def validate_patch(patch: Mapping[str, Any], current_type: str) -> dict[str, Any]:
+    """Check an update patch; return it normalised. An empty patch is an error."""
+    if not isinstance(patch, Mapping) or not patch:
+        raise InvalidInput("patch", "must be a non-empty object")
+    unknown = set(patch) - set(PATCH_FIELDS)
+    if unknown:
+        raise InvalidInput(sorted(map(str, unknown))[0], "cannot be changed by an update")
+    data = _normalize(patch, PATCH_FIELDS)
+    if "content" in data:
+        check_content(data["content"], data.get("type", current_type))
+    return data
+
+
+def build_item(item_id: str, fields: Mapping[str, Any], ts: str) -> MemoryItem:
+    """A new item from normalised create fields (validate_create output) at time `ts`."""
+    data = dict(fields)
+    data["tags"] = tuple(data.get("tags", ()))
+    data["entities"] = tuple(data.get("entities", ()))
+    data["links"] = tuple(tuple(link) for link in data.get("links", ()))
+    return MemoryItem(
+        id=item_id,
+        created_at=ts,
+        updated_at=ts,
+        content_hash=content_hash(data["title"], data["content"]),
+        **data,
+    )
+
+
+def item_from_dict(data: Mapping[str, Any]) -> MemoryItem:
+    """Inverse of MemoryItem.to_dict (used by projections and event payloads)."""
+    values = dict(data)
+    values["tags"] = tuple(values.get("tags", ()))
+    values["entities"] = tuple(values.get("entities", ()))
+    values["links"] = tuple((link["rel"], link["to"]) for link in values.get("links", ()))
+    prov = values.get("provenance") or {}
+    values["provenance"] = Provenance(
+        source_kind=prov.get("source_kind", "chat"),
+        source_id=prov.get("source_id", ""),
+        chunk_ids=tuple(prov.get("chunk_ids", ())),
+        content_hashes=tuple(prov.get("content_hashes", ())),
+    )
+    return MemoryItem(**values)
+
+
+def apply_patch(item: MemoryItem, patch: Mapping[str, Any], ts: str) -> MemoryItem:
+    """The item after a normalised patch, with its hash and updated_at recomputed."""
+    changes = dict(patch)
+    for key in ("tags", "entities"):
+        if key in changes:
+            changes[key] = tuple(changes[key])
+    if "provenance" in changes and isinstance(changes["provenance"], Mapping):
+        changes["provenance"] = normalize_provenance({"provenance": changes["provenance"]})
+    updated = item.evolve(**changes, updated_at=ts)
+    return updated.evolve(content_hash=content_hash(updated.title, updated.content))
+
+
+def patch_to_wire(patch: Mapping[str, Any]) -> dict[str, Any]:
+    """A normalised patch as plain data for an event payload."""
+    out = {}
+    for key, value in patch.items():
+        if isinstance(value, Provenance):
+            value = value.to_dict()
+        elif isinstance(value, tuple):
+            value = list(value)
+        out[key] = value
+    return out

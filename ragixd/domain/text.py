@@ -1,0 +1,46 @@
+"""Text helpers shared by search and recall: word extraction, folding, stop words (en + fr)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+WORD_RE = re.compile(r"\w+", re.UNICODE)
+
+STOP_WORDS = frozenset("""
+a about above after again against all am an and any are as at be because been before being
+below between both but by can could did do does doing down during each few for from further
+had has have having he her here hers herself him himself his how i if in into is it its itself
+just me more most my myself no nor not now of off on once only or other our ours ourselves out
+over own same she should so some such than that the their theirs them themselves then there
+these they this those through to too under until up very was we were what when where which
+while who whom why will with would you your yours yourself yourselves also get got let may
+might must shall us ever yet did does done like
+au aux avec ce ces cet cette dans de des du elle elles en est et eu il ils je la le les leur
+leurs lui ma mais me meme mes moi mon ne nos notre nous on ont ou par pas pour qu que qui sa
+se ses son sont sur ta te tes toi ton tu un une vos votre vous y ete etre avoir fait plus
+tres sans sous chez comme donc dont alors aussi ainsi car cela ceci ca si quand quoi
+""".split())
+
+
+def fold(text: str) -> str:
+    """Lower-case and strip diacritics: 'Sécurité' -> 'securite'."""
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def words(text: str) -> list[str]:
+    """Word tokens of `text` (letters, digits, underscore in any script), NULs ignored."""
+    return WORD_RE.findall(text.replace("\x00", " "))
+
+
+def content_terms(text: str, limit: int = 32) -> list[str]:
+    """Distinct query terms in order, without stop words unless nothing else is left."""
+    seen: dict[str, str] = {}
+    for word in words(text):
+        key = fold(word)
+        if key not in seen:
+            seen[key] = word
+    terms = list(seen.items())
+    kept = [(k, w) for k, w in terms if k not in STOP_WORDS and len(k) > 1] or terms
+    return [w for _k, w in kept[:limit]]

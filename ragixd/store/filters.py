@@ -1,0 +1,95 @@
+"""Search filters and their SQL: one place builds the WHERE clause every query shares."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from ..domain import clock
+from ..domain.item import STORES, TIERS
+from ..errors import InvalidInput
+
+
+@dataclass(frozen=True)
+class Filters:
+    tiers: tuple[str, ...] = ()
+    types: tuple[str, ...] = ()
+    scopes: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    stores: tuple[str, ...] = ()
+    after: str | None = None
+    before: str | None = None
+    include_archived: bool = False
+    # Stores the caller may see at all (trust gating); None means every store.
+    visible_stores: tuple[str, ...] | None = field(default=None)
+
+    def where(self, alias: str = "i") -> tuple[str, list[Any]]:
+        clauses: list[str] = []
+        params: list[Any] = []
+        for column, values in (("tier", self.tiers), ("type", self.types), ("scope", self.scopes),
+                               ("store", self.stores)):
+            if values:
+                clauses.append(f"{alias}.{column} IN ({','.join('?' * len(values))})")
+                params.extend(values)
+        if self.visible_stores is not None:
+            stores = self.visible_stores or ("",)
+            clauses.append(f"{alias}.store IN ({','.join('?' * len(stores))})")
+            params.extend(stores)
+        for tag in self.tags:
+            clauses.append(f"EXISTS (SELECT 1 FROM item_tags t WHERE t.tag=? AND t.rid={alias}.rid)")
+            params.append(tag)
+        if self.after:
+            clauses.append(f"{alias}.created_at >= ?")
+            params.append(self.after)
+        if self.before:
+            clauses.append(f"{alias}.created_at < ?")
+            params.append(self.before)
+        if not self.include_archived:
+            clauses.append(f"{alias}.archived = 0")
+        return (" AND ".join(clauses) or "1"), params
+
+
+def _names(args: Mapping[str, Any], key: str, allowed: tuple[str, ...] | None = None,
+           lower: bool = True) -> tuple[str, ...]:
+    value = args.get(key)
+    if value is None or value == "" or value == []:
+        return ()
+    if isinstance(value, str):
+        value = [v for v in value.split(",") if v.strip()]
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+        raise InvalidInput(key, "must be a string or a list of strings")
+    names = tuple(v.strip().lower() if lower else v.strip() for v in value)
+    if allowed is not None:
+        bad = [v for v in names if v not in allowed]
+        if bad:
+            raise InvalidInput(key, f"unknown value {bad[0]!r}; expected one of {', '.join(allowed)}")
+    return names
+
+
+def _time(args: Mapping[str, Any], key: str) -> str | None:
+    value = args.get(key)
+    if value in (None, ""):
+        return None
+    if not isinstance(value, str):
+        raise InvalidInput(key, "must be an ISO-8601 timestamp string")
+    try:
+        return clock.normalize_ts(value)
+    except ValueError:
+        raise InvalidInput(key, f"is not an ISO-8601 timestamp: {value!r}") from None
+
+
+def filters_from_args(args: Mapping[str, Any]) -> Filters:
+    """Filters from request-style arguments (tier/tiers, type/types, tags, store, after, before)."""
+    archived = args.get("include_archived", False)
+    if not isinstance(archived, bool):
+        raise InvalidInput("include_archived", "must be true or false")
+    return Filters(
+        tiers=_names(args, "tier", TIERS) + _names(args, "tiers", TIERS),
+        types=_names(args, "type") + _names(args, "types"),
+        scopes=_names(args, "scope", lower=False),
+        tags=_names(args, "tags"),
+        stores=_names(args, "store", STORES) + _names(args, "stores", STORES),
+        after=_time(args, "after"),
+        before=_time(args, "before"),
+        include_archived=archived,
+    )

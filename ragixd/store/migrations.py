@@ -1,0 +1,65 @@
+"""Ordered, recorded migrations of the projection tables. The log is never migrated.
+
+Each migration runs in its own transaction and is recorded in schema_migrations. A fresh
+database runs them all; an older one runs those it lacks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import apsw
+
+from ..domain.clock import now_ts
+from .projectors.entities import ENTITIES_DDL
+from .projectors.fts import FTS_DDL
+from .projectors.items import ITEM_TAGS_DDL, ITEMS_DDL
+from .projectors.links import LINKS_DDL
+from .projectors.palace import PALACE_DDL
+from .projectors.refusals import REFUSALS_DDL
+from .projectors.revisions import REVISIONS_DDL
+
+POSITIONS_DDL = """
+CREATE TABLE projector_positions (name TEXT PRIMARY KEY, seq INTEGER NOT NULL) WITHOUT ROWID;
+"""
+MIGRATIONS_DDL = """
+CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL
+);
+"""
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    name: str
+    sql: str
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "initial projections", "\n".join((
+        POSITIONS_DDL, ITEMS_DDL, REVISIONS_DDL, LINKS_DDL, PALACE_DDL, ENTITIES_DDL, FTS_DDL,
+        REFUSALS_DDL))),
+    Migration(2, "tag table for indexed tag filters", ITEM_TAGS_DDL),
+)
+LATEST = MIGRATIONS[-1].version
+
+
+def current_version(conn: apsw.Connection) -> int:
+    conn.execute(MIGRATIONS_DDL)
+    row = conn.execute("SELECT max(version) FROM schema_migrations").fetchone()
+    return row[0] or 0
+
+
+def migrate(conn: apsw.Connection, target: int = LATEST) -> list[int]:
+    """Run the migrations above the current version up to `target`; return those applied."""
+    applied = []
+    for migration in MIGRATIONS:
+        if migration.version <= current_version(conn) or migration.version > target:
+            continue
+        with conn:
+            conn.execute(migration.sql)
+            conn.execute("INSERT INTO schema_migrations VALUES (?, ?, ?)",
+                         (migration.version, migration.name, now_ts()))
+        applied.append(migration.version)
+    return applied

@@ -1,0 +1,87 @@
+"""Applying events to every projector, and the read-only state view commands decide against."""
+
+from __future__ import annotations
+
+import apsw
+
+from ..domain import events as ev
+from ..domain.events import Event
+from ..domain.item import MemoryItem
+from ..domain.reducer import apply_use, created_item, reduce_item, target_id
+from .projectors import items as items_proj
+from .projectors.base import ItemChange, Projector
+from .projectors.entities import EntitiesProjector
+from .projectors.fts import FtsProjector
+from .projectors.items import ItemsProjector
+from .projectors.links import LinksProjector
+from .projectors.palace import PalaceProjector
+from .projectors.refusals import RefusalsProjector
+from .projectors.revisions import RevisionsProjector
+
+
+def default_projectors() -> list[Projector]:
+    return [ItemsProjector(), FtsProjector(), RevisionsProjector(), LinksProjector(),
+            PalaceProjector(), EntitiesProjector(), RefusalsProjector()]
+
+
+def item_changes(conn: apsw.Connection, event: Event) -> list[ItemChange]:
+    """The items an event changes, loaded before and folded after."""
+    if event.type == ev.ITEM_CREATED:
+        return [ItemChange(None, created_item(event), event.seq)]
+    if event.type == ev.ITEM_USED:
+        out = []
+        for use in event.payload["uses"]:
+            rid, item = items_proj.load(conn, use["id"])
+            out.append(ItemChange(item, apply_use(item, use["count"], event.ts), rid))
+        return out
+    item_id = target_id(event)
+    if item_id is None:
+        return []
+    rid, item = items_proj.load(conn, item_id)
+    return [ItemChange(item, reduce_item(item, event), rid)]
+
+
+class Projections:
+    """Every projector, fed each event in order, positions kept per projector."""
+
+    def __init__(self, projectors: list[Projector] | None = None) -> None:
+        self.projectors = projectors or default_projectors()
+
+    def apply(self, conn: apsw.Connection, event: Event) -> None:
+        changes = item_changes(conn, event)
+        for projector in self.projectors:
+            projector.apply(conn, event, changes)
+
+    def record_position(self, conn: apsw.Connection, seq: int) -> None:
+        conn.executemany(
+            "INSERT OR REPLACE INTO projector_positions(name, seq) VALUES (?, ?)",
+            [(p.name, seq) for p in self.projectors])
+
+    @staticmethod
+    def positions(conn: apsw.Connection) -> dict[str, int]:
+        return dict(conn.execute("SELECT name, seq FROM projector_positions ORDER BY name"))
+
+    def tables(self) -> list[str]:
+        return [t for p in self.projectors for t in p.tables]
+
+
+class ConnectionView:
+    """The StateView of the domain, read through a connection (sees the open transaction)."""
+
+    def __init__(self, conn: apsw.Connection) -> None:
+        self.conn = conn
+
+    def get_item(self, item_id: str) -> MemoryItem | None:
+        found = items_proj.load(self.conn, item_id)
+        return found[1] if found else None
+
+    def find_duplicate(self, store: str, content_hash: str) -> MemoryItem | None:
+        row = self.conn.execute(
+            f"SELECT {items_proj.SELECT_COLUMNS} FROM memory_items WHERE store=? AND content_hash=? "
+            "AND archived=0 ORDER BY rid LIMIT 1", (store, content_hash)).fetchone()
+        return items_proj.row_to_item(row)[1] if row else None
+
+    def link_exists(self, src: str, dst: str, rel: str) -> bool:
+        row = self.conn.execute(
+            "SELECT 1 FROM memory_links WHERE src_id=? AND dst_id=? AND rel=?", (src, dst, rel)).fetchone()
+        return row is not None

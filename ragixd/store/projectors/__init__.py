@@ -1,0 +1,1 @@
+"""Projectors: each owns its tables and applies events to them, inside the append transaction."""

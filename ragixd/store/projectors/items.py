@@ -1,0 +1,120 @@
+"""The items projection: memory_items (current state of every item) and item_tags."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import apsw
+
+from ...domain.events import Event
+from ...domain.item import MemoryItem, item_from_dict
+from .base import ItemChange
+
+ITEMS_DDL = """
+CREATE TABLE memory_items (
+    rid             INTEGER PRIMARY KEY,
+    id              TEXT NOT NULL UNIQUE,
+    tier            TEXT NOT NULL,
+    type            TEXT NOT NULL,
+    title           TEXT NOT NULL,
+    content         TEXT NOT NULL,
+    tags            TEXT NOT NULL,
+    entities        TEXT NOT NULL,
+    links_json      TEXT NOT NULL,
+    provenance_json TEXT NOT NULL,
+    confidence      REAL NOT NULL,
+    validation      TEXT NOT NULL,
+    scope           TEXT NOT NULL,
+    store           TEXT NOT NULL,
+    expires_at      TEXT,
+    usage_count     INTEGER NOT NULL,
+    last_used_at    TEXT,
+    mention_count   INTEGER NOT NULL,
+    created_at      TEXT NOT NULL,
+    updated_at      TEXT NOT NULL,
+    rule_id         TEXT,
+    corpus_id       TEXT,
+    superseded_by   TEXT,
+    archived        INTEGER NOT NULL,
+    content_hash    TEXT NOT NULL
+);
+CREATE INDEX idx_items_tier ON memory_items(tier);
+CREATE INDEX idx_items_type ON memory_items(type);
+CREATE INDEX idx_items_scope ON memory_items(scope);
+CREATE INDEX idx_items_created ON memory_items(created_at, rid);
+CREATE INDEX idx_items_hash ON memory_items(store, content_hash);
+"""
+# Migration 2: a tag table so tag filters use an index instead of scanning JSON.
+ITEM_TAGS_DDL = """
+CREATE TABLE item_tags (rid INTEGER NOT NULL, tag TEXT NOT NULL, PRIMARY KEY (tag, rid)) WITHOUT ROWID;
+INSERT INTO item_tags(rid, tag) SELECT m.rid, j.value FROM memory_items m, json_each(m.tags) j;
+"""
+
+COLUMNS = (
+    "rid", "id", "tier", "type", "title", "content", "tags", "entities", "links_json",
+    "provenance_json", "confidence", "validation", "scope", "store", "expires_at", "usage_count",
+    "last_used_at", "mention_count", "created_at", "updated_at", "rule_id", "corpus_id",
+    "superseded_by", "archived", "content_hash",
+)
+SELECT_COLUMNS = ", ".join(COLUMNS)
+UPSERT_SQL = (
+    f"INSERT OR REPLACE INTO memory_items({SELECT_COLUMNS}) VALUES ({', '.join('?' * len(COLUMNS))})"
+)
+UPDATE_SQL = (
+    "UPDATE memory_items SET "
+    + ", ".join(f"{c}=?" for c in COLUMNS[2:])
+    + " WHERE rid=?"
+)
+DELETE_TAGS_SQL = "DELETE FROM item_tags WHERE rid=?"
+INSERT_TAG_SQL = "INSERT OR IGNORE INTO item_tags(rid, tag) VALUES (?, ?)"
+BY_ID_SQL = f"SELECT {SELECT_COLUMNS} FROM memory_items WHERE id=?"
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+def item_to_row(item: MemoryItem, rid: int) -> tuple:
+    return (
+        rid, item.id, item.tier, item.type, item.title, item.content, _dumps(list(item.tags)),
+        _dumps(list(item.entities)), _dumps([{"rel": r, "to": t} for r, t in item.links]),
+        _dumps(item.provenance.to_dict()), item.confidence, item.validation, item.scope,
+        item.store, item.expires_at, item.usage_count, item.last_used_at, item.mention_count,
+        item.created_at, item.updated_at, item.rule_id, item.corpus_id, item.superseded_by,
+        int(item.archived), item.content_hash,
+    )
+
+
+def row_to_item(row: tuple) -> tuple[int, MemoryItem]:
+    data = dict(zip(COLUMNS, row))
+    rid = data.pop("rid")
+    data["tags"] = json.loads(data["tags"])
+    data["entities"] = json.loads(data["entities"])
+    data["links"] = json.loads(data.pop("links_json"))
+    data["provenance"] = json.loads(data.pop("provenance_json"))
+    data["archived"] = bool(data["archived"])
+    return rid, item_from_dict(data)
+
+
+def load(conn: apsw.Connection, item_id: str) -> tuple[int, MemoryItem] | None:
+    row = conn.execute(BY_ID_SQL, (item_id,)).fetchone()
+    return row_to_item(row) if row else None
+
+
+class ItemsProjector:
+    name = "items"
+    tables = ("memory_items", "item_tags")
+
+    def apply(self, conn: apsw.Connection, event: Event, changes: list[ItemChange]) -> None:
+        for change in changes:
+            row = item_to_row(change.after, change.rid)
+            if change.before is None:
+                conn.execute(UPSERT_SQL, row)
+            elif change.after != change.before:
+                conn.execute(UPDATE_SQL, row[2:] + (change.rid,))
+            else:
+                continue
+            if change.before is None or change.before.tags != change.after.tags:
+                conn.execute(DELETE_TAGS_SQL, (change.rid,))
+                conn.executemany(INSERT_TAG_SQL, [(change.rid, t) for t in change.after.tags])

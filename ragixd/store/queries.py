@@ -1,0 +1,175 @@
+"""Read-side queries over the projections. They never write: reads are not events."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import apsw
+
+from ..domain.item import MemoryItem
+from ..domain.palace import LEVELS, split_path
+from ..domain.text import content_terms
+from ..errors import NotFound
+from . import log
+from .filters import Filters
+from .projectors.items import SELECT_COLUMNS, row_to_item
+
+ITEM_COLS = ", ".join(f"i.{c}" for c in SELECT_COLUMNS.split(", "))
+
+
+def get_items(conn: apsw.Connection, ids: list[str], filters: Filters | None = None) -> list[MemoryItem]:
+    """Items by id in the order asked; missing or invisible ids are left out."""
+    f = filters or Filters(include_archived=True)
+    where, params = f.where()
+    out = []
+    for item_id in ids:
+        row = conn.execute(f"SELECT {ITEM_COLS} FROM memory_items i WHERE i.id=? AND {where}",
+                           [item_id, *params]).fetchone()
+        if row:
+            out.append(row_to_item(row)[1])
+    return out
+
+
+def get_item(conn: apsw.Connection, item_id: str, filters: Filters | None = None) -> MemoryItem:
+    found = get_items(conn, [item_id], filters)
+    if not found:
+        raise NotFound(f"no item {item_id}", id=item_id)
+    return found[0]
+
+
+def history(conn: apsw.Connection, item_id: str) -> list[dict[str, Any]]:
+    rows = conn.execute(
+        "SELECT revision_num, seq, event_id, changed_at, reason, actor, snapshot FROM memory_revisions "
+        "WHERE item_id=? ORDER BY revision_num", (item_id,))
+    return [
+        {"revision": num, "seq": seq, "event_id": eid, "changed_at": at, "reason": reason,
+         "actor": actor, "snapshot": json.loads(snap)}
+        for num, seq, eid, at, reason, actor, snap in rows
+    ]
+
+
+def timeline(conn: apsw.Connection, anchor: str, before: int = 5, after: int = 5,
+             filters: Filters | None = None) -> list[MemoryItem]:
+    """The anchor with up to `before` older and `after` newer items, oldest first."""
+    f = filters or Filters()
+    anchor_item = get_item(conn, anchor, Filters(include_archived=True, visible_stores=f.visible_stores))
+    rid = conn.execute("SELECT rid FROM memory_items WHERE id=?", (anchor,)).fetchone()[0]
+    key = (anchor_item.created_at, rid)
+    where, params = f.where()
+    older = conn.execute(
+        f"SELECT {ITEM_COLS} FROM memory_items i WHERE (i.created_at, i.rid) < (?, ?) AND {where} "
+        "ORDER BY i.created_at DESC, i.rid DESC LIMIT ?", [*key, *params, before]).fetchall()
+    newer = conn.execute(
+        f"SELECT {ITEM_COLS} FROM memory_items i WHERE (i.created_at, i.rid) > (?, ?) AND {where} "
+        "ORDER BY i.created_at, i.rid LIMIT ?", [*key, *params, after]).fetchall()
+    rows = list(reversed(older)) + newer
+    items = [row_to_item(r)[1] for r in rows]
+    return items[: len(older)] + [anchor_item] + items[len(older):]
+
+
+def match_expression(query: str) -> str | None:
+    """An FTS5 MATCH string that treats every word of `query` as a literal term (any of them).
+
+    Operators, quotes, column filters and other FTS5 syntax in the query become plain words,
+    so a query can never raise or change meaning; None when there is no word at all.
+    """
+    terms = content_terms(query)
+    if not terms:
+        return None
+    return " OR ".join(f'"{t}"' for t in terms)
+
+
+def search(conn: apsw.Connection, query: str, filters: Filters | None = None, k: int = 10) -> list[tuple[MemoryItem, float]]:
+    """Full-text search: (item, score) pairs, best first; score = -bm25, higher is better."""
+    expr = match_expression(query)
+    if expr is None or k <= 0:
+        return []
+    f = filters or Filters()
+    where, params = f.where()
+    # Fast path: rank in FTS alone (cheap top-k), then filter; fall back when filters bite.
+    probe = k * 4 + 20
+    sql = (
+        f"SELECT {ITEM_COLS}, -r.rank FROM (SELECT rowid, rank FROM memory_items_fts "
+        "WHERE memory_items_fts MATCH ? ORDER BY rank LIMIT ?) r "
+        f"JOIN memory_items i ON i.rid = r.rowid WHERE {where} ORDER BY r.rank, i.id LIMIT ?"
+    )
+    rows = conn.execute(sql, [expr, probe, *params, k]).fetchall()
+    if len(rows) < k:
+        sql = (
+            f"SELECT {ITEM_COLS}, -f.rank FROM memory_items_fts f JOIN memory_items i "
+            f"ON i.rid = f.rowid WHERE memory_items_fts MATCH ? AND {where} "
+            "ORDER BY f.rank, i.id LIMIT ?"
+        )
+        rows = conn.execute(sql, [expr, *params, k]).fetchall()
+    return [(row_to_item(r[:-1])[1], float(r[-1])) for r in rows]
+
+
+def stats(conn: apsw.Connection, visible_stores: tuple[str, ...] | None = None) -> dict[str, Any]:
+    where = "1"
+    params: list[Any] = []
+    if visible_stores is not None:
+        where = f"store IN ({','.join('?' * max(1, len(visible_stores)))})"
+        params = list(visible_stores) or [""]
+
+    def counts(column: str) -> dict[str, int]:
+        rows = conn.execute(
+            f"SELECT {column}, count(*) FROM memory_items WHERE archived=0 AND {where} GROUP BY {column} ORDER BY {column}",
+            params)
+        return {k: n for k, n in rows}
+
+    total, archived = conn.execute(
+        f"SELECT count(*), coalesce(sum(archived), 0) FROM memory_items WHERE {where}", params).fetchone()
+    head = log.head(conn)
+    log_bytes = conn.execute("SELECT coalesce(sum(length(payload)), 0) FROM memory_events").fetchone()[0]
+    return {
+        "items": total - archived, "archived": archived, "by_tier": counts("tier"),
+        "by_type": counts("type"), "by_store": counts("store"),
+        "events": log.count(conn), "log_bytes": log_bytes, "head_seq": head.seq,
+    }
+
+
+def palace_list(conn: apsw.Connection, path: str, visible_stores: tuple[str, ...] | None = None) -> dict[str, Any]:
+    """Children of a palace path ('' lists domains; domain/room/shelf lists cards)."""
+    parts = split_path(path)
+    level = LEVELS[len(parts)] if len(parts) < len(LEVELS) else "card"
+    conds = " AND ".join(f"p.{LEVELS[i]}=?" for i in range(len(parts))) or "1"
+    params: list[Any] = list(parts)
+    store_clause = ""
+    if visible_stores is not None:
+        store_clause = f" AND i.store IN ({','.join('?' * max(1, len(visible_stores)))})"
+        params += list(visible_stores) or [""]
+    rows = conn.execute(
+        f"SELECT p.{level}, count(*) FROM memory_palace_locations p JOIN memory_items i ON i.id = p.item_id "
+        f"WHERE {conds} AND i.archived=0{store_clause} GROUP BY p.{level} ORDER BY p.{level}", params).fetchall()
+    children = [{"name": name, "count": n} for name, n in rows]
+    return {"level": level, "path": "/".join(parts), "children": children,
+            "count": sum(c["count"] for c in children)}
+
+
+def palace_location(conn: apsw.Connection, item_id: str) -> dict[str, str] | None:
+    row = conn.execute("SELECT domain, room, shelf, card FROM memory_palace_locations WHERE item_id=?",
+                       (item_id,)).fetchone()
+    return dict(zip(LEVELS, row)) if row else None
+
+
+def entities(conn: apsw.Connection, query: str = "", limit: int = 50,
+             visible_stores: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
+    from .projectors.entities import entity_key
+    params: list[Any] = []
+    where = "1"
+    if query:
+        where = "e.key LIKE ? ESCAPE '\\'"
+        params.append("%" + entity_key(query).replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%")
+    if visible_stores is not None:
+        where += f" AND e.store IN ({','.join('?' * max(1, len(visible_stores)))})"
+        params += list(visible_stores) or [""]
+    rows = conn.execute(
+        f"SELECT e.name, e.store, e.mention_count, e.first_seen, e.last_mentioned, "
+        f"(SELECT group_concat(item_id) FROM entity_items x WHERE x.key=e.key AND x.store=e.store) "
+        f"FROM entities e WHERE {where} ORDER BY e.mention_count DESC, e.key LIMIT ?", [*params, limit])
+    return [
+        {"name": n, "store": s, "mention_count": c, "first_seen": f, "last_mentioned": l,
+         "item_ids": sorted((ids or "").split(",")) if ids else []}
+        for n, s, c, f, l, ids in rows
+    ]

@@ -1,0 +1,275 @@
+"""The Store: the event log plus its projections, behind one small in-process API.
+
+Writes go through `execute`, which decides each command against the current state, appends
+its events and applies them to every projection in one transaction (group commit: many
+commands, one commit, one fsync). A command that fails is rolled back to its savepoint and
+answered with its error; the others in the group still commit. Reads use a connection per
+thread and never write.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator, Mapping, Sequence
+
+import apsw
+
+from ..domain import commands as cmds
+from ..domain.clock import now_ts
+from ..domain.events import Event
+from ..errors import RagixError, StoreError
+from . import log, migrations, queries
+from .db import open_connection
+from .filters import Filters
+from .projection import ConnectionView, Projections
+from .projectors.fts import integrity_ok
+
+REPLAY_BATCH = 20_000
+# Tables that are not projections of the log and are left out of dumps and rebuilds.
+NOT_PROJECTED = ("memory_events", "schema_migrations")
+
+
+@dataclass
+class GroupResult:
+    """What one group commit produced: per-command results (dict or error), events, head seq."""
+
+    results: list[dict[str, Any] | RagixError] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    seq: int = 0
+
+
+class Store:
+    def __init__(self, path: str | Path, *, synchronous: str = "FULL") -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.synchronous = synchronous
+        self.projections = Projections()
+        self._write_lock = threading.Lock()
+        self._local = threading.local()
+        self._readers: list[apsw.Connection] = []
+        self._readers_lock = threading.Lock()
+        self._writer = open_connection(self.path, synchronous=synchronous)
+        log.create(self._writer)
+        migrations.migrate(self._writer)
+        self._head = log.head(self._writer)
+        if self._behind():
+            self.rebuild()
+
+    # -- writing ---------------------------------------------------------------------------
+
+    @property
+    def head_seq(self) -> int:
+        return self._head.seq
+
+    def execute(self, commands: Sequence[Any], actor: str = "local") -> GroupResult:
+        """Decide, append and project a group of commands in one transaction."""
+        out = GroupResult()
+        with self._write_lock:
+            conn = self._writer
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                head = self._head
+                for command in commands:
+                    head = self._execute_one(conn, command, actor, head, out)
+                if out.events:
+                    self.projections.record_position(conn, head.seq)
+                conn.execute("COMMIT")
+            except apsw.Error as e:
+                self._rollback(conn)
+                raise StoreError(f"commit failed: {e}") from e
+            except BaseException:
+                self._rollback(conn)
+                raise
+            self._head = head
+        out.seq = self._head.seq
+        return out
+
+    def _execute_one(self, conn: apsw.Connection, command: Any, actor: str, head: log.Head,
+                     out: GroupResult) -> log.Head:
+        ctx = cmds.Context(ts=now_ts(), actor=actor)
+        try:
+            with conn:  # a savepoint: a failing command leaves no trace
+                decision = cmds.decide(command, ConnectionView(conn), ctx)
+                events, new_head = log.append(conn, head, decision.events, ctx.ts, actor)
+                for event in events:
+                    self.projections.apply(conn, event)
+        except RagixError as err:
+            out.results.append(err)
+            return head
+        except (apsw.Error, KeyError, TypeError, ValueError) as err:
+            out.results.append(StoreError(f"command failed: {err}"))
+            return head
+        out.events.extend(events)
+        out.results.append({**decision.result, "seq": new_head.seq})
+        return new_head
+
+    @staticmethod
+    def _rollback(conn: apsw.Connection) -> None:
+        try:
+            conn.execute("ROLLBACK")
+        except apsw.Error:
+            pass
+
+    def run(self, command: Any, actor: str = "local") -> dict[str, Any]:
+        """Execute one command; return its result or raise its error."""
+        result = self.execute([command], actor).results[0]
+        if isinstance(result, RagixError):
+            raise result
+        return result
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def reader(self) -> apsw.Connection:
+        """This thread's read connection (opened on first use)."""
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = open_connection(self.path, synchronous=self.synchronous)
+            self._local.conn = conn
+            with self._readers_lock:
+                self._readers.append(conn)
+        return conn
+
+    @contextmanager
+    def snapshot(self) -> Iterator[apsw.Connection]:
+        """A read transaction: every query inside sees the same committed state."""
+        conn = self.reader()
+        conn.execute("BEGIN")
+        try:
+            yield conn
+        finally:
+            conn.execute("COMMIT")
+
+    def get(self, item_id: str, filters: Filters | None = None):
+        return queries.get_item(self.reader(), item_id, filters)
+
+    def search(self, query: str, filters: Filters | None = None, k: int = 10):
+        return queries.search(self.reader(), query, filters, k)
+
+    def history(self, item_id: str) -> list[dict[str, Any]]:
+        return queries.history(self.reader(), item_id)
+
+    def timeline(self, anchor: str, before: int = 5, after: int = 5, filters: Filters | None = None):
+        return queries.timeline(self.reader(), anchor, before, after, filters)
+
+    def stats(self) -> dict[str, Any]:
+        with self.snapshot() as conn:
+            data = queries.stats(conn)
+            data["projectors"] = Projections.positions(conn)
+        return data
+
+    def events(self, after: int = 0) -> Iterator[Event]:
+        return log.read(self.reader(), after)
+
+    # -- rebuild and verify ----------------------------------------------------------------
+
+    def _behind(self) -> bool:
+        positions = Projections.positions(self._writer)
+        names = [p.name for p in self.projections.projectors]
+        if self._head.seq == 0:
+            return False
+        return any(positions.get(name) != self._head.seq for name in names)
+
+    def rebuild(self) -> dict[str, Any]:
+        """Drop every projection and replay the whole log into fresh tables."""
+        with self._write_lock:
+            conn = self._writer
+            with conn:
+                drop_projections(conn)
+            migrations.migrate(conn)
+            replayed = replay(conn, conn, self.projections)
+            self._head = log.head(conn)
+        return {"events": replayed, "seq": self._head.seq}
+
+    def verify(self) -> dict[str, Any]:
+        """Check the hash chain, the FTS index, and live projections against a fresh replay."""
+        with self.snapshot() as conn:
+            broken, why, checked = log.verify_chain(conn)
+            report: dict[str, Any] = {"events": checked, "chain_ok": broken is None}
+            if broken is not None:
+                report.update(ok=False, broken_seq=broken, reason=why)
+                return report
+            report["fts_ok"] = integrity_ok(conn)
+            report["mismatched_tables"] = compare_with_replay(conn, self.path.parent)
+        report["ok"] = report["fts_ok"] and not report["mismatched_tables"]
+        return report
+
+    def dump(self) -> dict[str, list[tuple]]:
+        with self.snapshot() as conn:
+            return dump_projections(conn)
+
+    def close(self) -> None:
+        with self._readers_lock:
+            for conn in self._readers:
+                conn.close()
+            self._readers.clear()
+        self._writer.close()
+
+
+def projection_tables(conn: apsw.Connection) -> list[str]:
+    """Plain projection tables (FTS virtual and shadow tables excluded)."""
+    rows = conn.execute(
+        "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%' "
+        "AND name NOT LIKE 'memory_items_fts%' AND sql NOT LIKE 'CREATE VIRTUAL%' ORDER BY name")
+    return [r[0] for r in rows if r[0] not in NOT_PROJECTED]
+
+
+def drop_projections(conn: apsw.Connection) -> None:
+    conn.execute("DROP TABLE IF EXISTS memory_items_fts")
+    for name in projection_tables(conn):
+        conn.execute(f'DROP TABLE IF EXISTS "{name}"')
+    conn.execute("DELETE FROM schema_migrations")
+
+
+def replay(source: apsw.Connection, target: apsw.Connection, projections: Projections,
+           batch: int = REPLAY_BATCH) -> int:
+    """Apply every event of `source`'s log to `target`'s projections, in batched transactions."""
+    count = 0
+    pending = 0
+    target.execute("BEGIN")
+    try:
+        for event in log.read(source, 0):
+            projections.apply(target, event)
+            count += 1
+            pending += 1
+            if pending >= batch:
+                projections.record_position(target, event.seq)
+                target.execute("COMMIT")
+                target.execute("BEGIN")
+                pending = 0
+        projections.record_position(target, log.head(source).seq)
+        target.execute("COMMIT")
+    except BaseException:
+        target.execute("ROLLBACK")
+        raise
+    return count
+
+
+def dump_projections(conn: apsw.Connection) -> dict[str, list[tuple]]:
+    out = {}
+    for name in projection_tables(conn):
+        cols = [r[1] for r in conn.execute(f'PRAGMA table_info("{name}")')]
+        order = ", ".join(f'"{c}"' for c in cols)
+        out[name] = conn.execute(f'SELECT * FROM "{name}" ORDER BY {order}').fetchall()
+    return out
+
+
+def compare_with_replay(conn: apsw.Connection, workdir: Path) -> list[str]:
+    """Names of projection tables whose live rows differ from a replay of the log."""
+    fd, tmp = tempfile.mkstemp(prefix=".verify-", suffix=".db", dir=workdir)
+    os.close(fd)
+    try:
+        fresh = apsw.Connection(tmp)
+        fresh.execute("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF")
+        migrations.migrate(fresh)
+        replay(conn, fresh, Projections())
+        live, expected = dump_projections(conn), dump_projections(fresh)
+        fresh.close()
+    finally:
+        for suffix in ("", "-journal", "-wal", "-shm"):
+            Path(tmp + suffix).unlink(missing_ok=True)
+    return sorted(name for name in set(live) | set(expected) if live.get(name) != expected.get(name))
