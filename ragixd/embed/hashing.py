@@ -93,7 +93,7 @@ class HashEmbedder:
             return hit
         grams = char_ngrams(word)
         hashes = [feature_hash("w:" + word)] + [feature_hash("c:" + g) for g in grams]
-        weights = [WORD_WEIGHT] + [NGRAM_WEIGHT / math.sqrt(len(grams))] * len(grams)
+        weights = [WORD_WEIGHT] + [NGRAM_WEIGHT / math.sqrt(max(1, len(grams)))] * len(grams)
         entry = self._hashes_to_arrays(hashes, weights)
         if len(self._word_cache) >= _CACHE_LIMIT:
             self._word_cache.clear()

@@ -241,7 +241,9 @@ def replay(source: apsw.Connection, target: apsw.Connection, projections: Projec
                 target.execute("COMMIT")
                 target.execute("BEGIN")
                 pending = 0
-        projections.record_position(target, log.head(source).seq)
+        head = log.head(source).seq
+        if head:
+            projections.record_position(target, head)
         target.execute("COMMIT")
     except BaseException:
         target.execute("ROLLBACK")

@@ -1,0 +1,62 @@
+"""The JSON Schema contract in schemas/: loading it and validating events and messages.
+
+The daemon validates every request against schemas/ops/; tests validate every event and
+answer against schemas/events/ and schemas/ops/.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+
+from .errors import InvalidInput
+
+SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
+
+
+@lru_cache(maxsize=1)
+def registry() -> Registry:
+    resources = []
+    for path in sorted(SCHEMA_DIR.rglob("*.json")):
+        doc = json.loads(path.read_text())
+        uri = path.relative_to(SCHEMA_DIR).as_posix()
+        resources.append((uri, Resource.from_contents(doc)))
+    return Registry().with_resources(resources)
+
+
+@lru_cache(maxsize=None)
+def validator(name: str) -> Draft202012Validator:
+    """A validator for schemas/<name>.json (e.g. 'events/item.created', 'ops/write.request')."""
+    doc = registry().get_or_retrieve(f"{name}.json").value.contents
+    return Draft202012Validator(doc, registry=registry())
+
+
+def schema_exists(name: str) -> bool:
+    return (SCHEMA_DIR / f"{name}.json").is_file()
+
+
+def first_error(name: str, instance: Any) -> str | None:
+    """The most relevant validation error message, or None when `instance` is valid."""
+    errors = sorted(validator(name).iter_errors(instance), key=lambda e: (len(e.path), e.message))
+    if not errors:
+        return None
+    err = errors[0]
+    where = "/".join(str(p) for p in err.absolute_path) or "(root)"
+    return f"{where}: {err.message}"
+
+
+def check(name: str, instance: Any) -> None:
+    """Raise InvalidInput naming the field when `instance` does not match schema `name`."""
+    message = first_error(name, instance)
+    if message is not None:
+        field, _, text = message.partition(": ")
+        raise InvalidInput(field, text[:500])
+
+
+def check_event(event: dict[str, Any]) -> None:
+    check(f"events/{event['type']}", event)

@@ -1,0 +1,250 @@
+"""The in-process store: writes, dedup, revisions, timeline, filters and bad input."""
+
+import pytest
+
+from ragixd.domain import commands as c
+from ragixd.errors import Conflict, InvalidInput, NotFound
+from ragixd.store.filters import Filters, filters_from_args
+
+
+def create(s, **fields):
+    fields.setdefault("content", "")
+    return s.run(c.CreateItem(fields))["id"]
+
+
+def test_create_and_read_round_trip(store):
+    item_id = create(store, title="Deploy plan", content="Blue/green on Fridays", tags=["Ops", "ops"],
+                     entities=["Alice"], type="rule", tier="mtm", provenance={"source_id": "chat:1"})
+    item = store.get(item_id)
+    assert item.title == "Deploy plan"
+    assert item.tags == ("ops",)  # lower-cased and deduplicated
+    assert item.type == "constraint"  # alias mapped
+    assert item.tier == "mtm" and item.store == "private" and item.mention_count == 1
+    assert item.content_hash.startswith("sha256:")
+
+
+def test_unknown_type_names_become_note(store):
+    assert store.get(create(store, title="x", type="whatever")).type == "note"
+
+
+def test_exact_duplicate_bumps_mention_count_instead_of_copying(store):
+    first = store.run(c.CreateItem({"title": "Same", "content": "body"}))
+    before = store.get(first["id"])
+    second = store.run(c.CreateItem({"title": "Same", "content": "body"}))
+    assert second["id"] == first["id"] and second["status"] == "duplicate"
+    after = store.get(first["id"])
+    assert after.mention_count == 2 and after.updated_at > before.updated_at
+    assert store.stats()["items"] == 1
+
+
+def test_duplicate_in_another_store_is_a_new_item(store):
+    a = create(store, title="Same", content="body", store="private")
+    b = create(store, title="Same", content="body", store="social")
+    assert a != b
+
+
+def test_every_update_is_a_revision(store):
+    item_id = create(store, title="v1", content="one")
+    store.run(c.UpdateItem(item_id, {"content": "two"}, reason="fix"))
+    store.run(c.UpdateItem(item_id, {"title": "v3"}))
+    history = store.history(item_id)
+    assert [h["revision"] for h in history] == [1, 2, 3]
+    assert [h["reason"] for h in history] == ["create", "fix", "update"]
+    assert history[1]["snapshot"]["content"] == "two" and history[0]["snapshot"]["content"] == "one"
+    assert history[2]["snapshot"]["title"] == "v3"
+
+
+def test_unchanged_update_writes_nothing(store):
+    item_id = create(store, title="v1", content="one")
+    seq = store.head_seq
+    assert store.run(c.UpdateItem(item_id, {"content": "one"}))["status"] == "unchanged"
+    assert store.head_seq == seq
+
+
+def test_archive_and_supersede_hide_items_from_search(store):
+    a = create(store, title="kafka retention", content="seven days")
+    b = create(store, title="kafka retention policy", content="seven days for all topics")
+    store.run(c.SupersedeItem(a, b))
+    assert [i.id for i, _ in store.search("kafka")] == [b]
+    with_archived = store.search("kafka", Filters(include_archived=True))
+    assert {i.id for i, _ in with_archived} == {a, b}
+    assert store.get(a).superseded_by == b and store.get(a).archived
+    store.run(c.ArchiveItem(b))
+    assert store.search("kafka") == []
+    with pytest.raises(Conflict):
+        store.run(c.UpdateItem(b, {"title": "zombie"}))
+
+
+def test_search_scores_better_matches_higher(store):
+    strong = create(store, title="postgres vacuum", content="postgres vacuum tuning for postgres")
+    weak = create(store, title="notes", content="we mentioned postgres once")
+    for i in range(20):
+        create(store, title=f"filler {i}", content="unrelated text about cooking")
+    results = store.search("postgres vacuum")
+    assert [i.id for i, _ in results] == [strong, weak]
+    assert results[0][1] > results[1][1] > 0
+
+
+@pytest.mark.parametrize("query,expected", [("securite", True), ("Sécurité", True), ("SECURITE", True)])
+def test_search_folds_diacritics_both_ways(store, query, expected):
+    a = create(store, title="Sécurité réseau", content="pare-feu")
+    b = create(store, title="securite applicative", content="revue de code")
+    found = {i.id for i, _ in store.search(query)}
+    assert found == {a, b}
+
+
+JUNK_QUERIES = [
+    '"', 'unbalanced "quote', "*", "-", ":", "^", "(", ")", "()", "NEAR", "NEAR(a b)", "AND", "OR",
+    "NOT", "a AND", "title:x", "x*", "-x", "^x", "", "   ", "x" * 10_000, "a\x00b", "\x00",
+    "🔥🚀", "שלום עולם", "مرحبا", "{}[]", "'; DROP TABLE memory_items; --", "col : NEAR(x y, 3)",
+]
+
+
+@pytest.mark.parametrize("query", JUNK_QUERIES)
+def test_junk_queries_never_raise(store, query):
+    create(store, title="alpha AND beta", content="near the title x")
+    results = store.search(query)
+    assert isinstance(results, list)
+    assert store.verify()["ok"]
+
+
+def test_fts_syntax_is_taken_literally(store):
+    a = create(store, title="NEAR miss", content="a near miss")
+    create(store, title="other", content="nothing here")
+    assert [i.id for i, _ in store.search("NEAR")] == [a]
+    assert [i.id for i, _ in store.search("title:miss")] == [a]
+    assert [i.id for i, _ in store.search("miss*")] == [a]
+
+
+def test_filters(store):
+    a = create(store, title="db one", tier="stm", type="fact", tags=["db", "x"], scope="p1")
+    b = create(store, title="db two", tier="mtm", type="decision", tags=["db"], scope="p2",
+               provenance={"source_id": "s"})
+    c_ = create(store, title="db three", tier="ltm", type="fact", tags=["x"], store="shared",
+                provenance={"source_id": "s"})
+
+    def ids(**args):
+        return {i.id for i, _ in store.search("db", filters_from_args(args))}
+
+    assert ids() == {a, b, c_}
+    assert ids(tier="mtm") == {b}
+    assert ids(tiers=["stm", "ltm"]) == {a, c_}
+    assert ids(type="fact") == {a, c_}
+    assert ids(tags=["db", "x"]) == {a}
+    assert ids(tags="x") == {a, c_}
+    assert ids(scope="p2") == {b}
+    assert ids(store="shared") == {c_}
+    created = store.get(b).created_at
+    assert ids(after=created) == {b, c_}
+    assert ids(before=created) == {a}
+    with pytest.raises(InvalidInput) as err:
+        filters_from_args({"tier": "xl"})
+    assert err.value.field == "tier"
+
+
+def test_timeline_window(store):
+    ids = [create(store, title=f"event {i}") for i in range(7)]
+    window = store.timeline(ids[3], before=2, after=2)
+    assert [i.id for i in window] == ids[1:6]
+    assert [i.id for i in store.timeline(ids[0], before=3, after=1)] == ids[:2]
+    with pytest.raises(NotFound):
+        store.timeline("MEM-doesnotexist")
+
+
+BAD_CREATES = [
+    ({"title": "x" * 201}, "title"),
+    ({"title": "ok", "content": "y" * 3001}, "content"),
+    ({"title": "ok", "tier": "xtm"}, "tier"),
+    ({"title": 5}, "title"),
+    ({"title": "ok", "tags": "a,b"}, "tags"),
+    ({"title": "ok", "tags": [1]}, "tags"),
+    ({"title": "ok", "confidence": 2}, "confidence"),
+    ({"title": "ok", "confidence": "high"}, "confidence"),
+    ({"title": "ok", "id": "ITEM-1"}, "id"),
+    ({"title": "ok", "store": "public"}, "store"),
+    ({"title": "ok", "links": [{"rel": "supports", "to": "nope"}]}, "links"),
+    ({"title": "ok", "expires_at": "tomorrow"}, "expires_at"),
+    ({"title": "ok", "provenance": {"source_kind": "dream"}}, "source_kind"),
+    ({"title": "ok", "colour": "red"}, "colour"),
+    ({"title": "", "content": ""}, "title"),
+]
+
+
+@pytest.mark.parametrize("fields,field", BAD_CREATES)
+def test_bad_input_names_the_field_and_writes_nothing(store, fields, field):
+    seq = store.head_seq
+    with pytest.raises(InvalidInput) as err:
+        store.run(c.CreateItem(fields))
+    assert err.value.field == field
+    assert store.head_seq == seq and store.stats()["events"] == seq
+
+
+def test_pointer_items_may_be_long(store):
+    item_id = create(store, title="big doc", content="z" * 5000, type="pointer")
+    assert len(store.get(item_id).content) == 5000
+
+
+def test_malformed_ids_on_other_commands(store):
+    for command in (c.UpdateItem("x", {"title": "y"}), c.ArchiveItem("MEM-"), c.CreateLink("a", "b")):
+        with pytest.raises(InvalidInput):
+            store.run(command)
+    with pytest.raises(NotFound):
+        store.run(c.ArchiveItem("MEM-000000000000"))
+
+
+def test_a_failing_command_does_not_spoil_its_group(store):
+    group = store.execute([c.CreateItem({"title": "good"}), c.CreateItem({"title": "x" * 500}),
+                           c.CreateItem({"title": "good too"})])
+    assert isinstance(group.results[1], InvalidInput)
+    assert group.results[0]["status"] == group.results[2]["status"] == "created"
+    assert store.stats()["items"] == 2 and store.verify()["ok"]
+
+
+def test_usage_is_recorded_only_by_explicit_events(store):
+    item_id = create(store, title="used thing")
+    store.search("used")
+    store.get(item_id)
+    assert store.get(item_id).usage_count == 0
+    store.run(c.RecordUse({item_id: 3}))
+    item = store.get(item_id)
+    assert item.usage_count == 3 and item.last_used_at is not None
+
+
+def test_promotion_only_goes_up(store):
+    item_id = create(store, title="p", provenance={"source_id": "x"})
+    store.run(c.PromoteItem(item_id, "mtm"))
+    assert store.get(item_id).tier == "mtm"
+    with pytest.raises(Conflict):
+        store.run(c.PromoteItem(item_id, "stm"))
+
+
+def test_links_and_palace(store):
+    a = create(store, title="a", tags=["Architecture Notes"], scope="proj")
+    b = create(store, title="b")
+    store.run(c.CreateLink(a, b, "supports"))
+    assert store.run(c.CreateLink(a, b, "supports"))["status"] == "unchanged"
+    assert store.get(a).links == (("supports", b),)
+    loc = store.run(c.AssignPalace(a))["location"]
+    assert loc == {"domain": "proj", "room": "architecture-notes", "shelf": "note", "card": a}
+    from ragixd.store import queries
+    listing = queries.palace_list(store.reader(), "proj")
+    assert listing["level"] == "room" and listing["children"] == [{"name": "architecture-notes", "count": 1}]
+    assert queries.palace_list(store.reader(), "proj/architecture-notes/note")["children"][0]["name"] == a
+
+
+def test_entities_index_counts_mentions(store):
+    create(store, title="meeting", content="with Alice", entities=["Alice", "Bob"])
+    create(store, title="lunch", content="with Alice", entities=["alice"])
+    store.run(c.CreateItem({"title": "meeting", "content": "with Alice"}))  # dedup hit
+    from ragixd.store import queries
+    people = {e["name"].lower(): e for e in queries.entities(store.reader())}
+    assert people["alice"]["mention_count"] == 3
+    assert people["bob"]["mention_count"] == 2
+    assert len(people["alice"]["item_ids"]) == 2
+
+
+def test_refusal_audit_holds_no_content(store):
+    store.run(c.RecordRefusal("sha256:" + "a" * 64, ("secret: aws access key",), ("secret.aws",), "chat", "write"))
+    event = list(store.events())[-1]
+    assert event.type == "write.refused"
+    assert set(event.payload) == {"content_hash", "reasons", "rules", "source", "op"}
