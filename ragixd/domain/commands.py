@@ -13,14 +13,15 @@ from ..errors import Conflict, InvalidInput, NotFound
 from . import events as ev
 from .ids import is_item_id, new_item_id
 from .item import (
-    LINK_RELS, TIERS, MemoryItem, apply_patch, build_item, patch_to_wire, validate_create,
-    validate_patch,
+    LINK_RELS, TIERS, MemoryItem, apply_patch, build_item, normalize_time, patch_to_wire,
+    validate_create, validate_patch,
 )
 from .palace import derive_location, validate_location
 
 
 class StateView(Protocol):
     def get_item(self, item_id: str) -> MemoryItem | None: ...
+    def exists(self, item_id: str) -> bool: ...
     def find_duplicate(self, store: str, content_hash: str) -> MemoryItem | None: ...
     def link_exists(self, src: str, dst: str, rel: str) -> bool: ...
 
@@ -122,7 +123,7 @@ def _reason(reason: Any) -> str:
 
 def _create(cmd: CreateItem, view: StateView, ctx: Context) -> Decision:
     fields = validate_create(cmd.fields)
-    probe = build_item("MEM-probe", fields, ctx.ts)
+    probe = build_item("MEM-pending", fields, ctx.ts)
     if cmd.dedup:
         dup = view.find_duplicate(probe.store, probe.content_hash)
         if dup is not None:
@@ -131,12 +132,12 @@ def _create(cmd: CreateItem, view: StateView, ctx: Context) -> Decision:
     item_id = cmd.fields.get("id") or ctx.new_id()
     if not is_item_id(item_id):
         raise InvalidInput("id", f"is not an item id (MEM-…): {item_id!r}")
-    if view.get_item(item_id) is not None:
+    if view.exists(item_id):
         raise Conflict(f"item {item_id} already exists", id=item_id)
     for _rel, target in probe.links:
         _existing(view, target, "links")
-    created_at = cmd.fields.get("created_at") or ctx.ts
-    item = build_item(item_id, fields, ctx.ts).evolve(created_at=created_at)
+    created_at = normalize_time(cmd.fields, "created_at") or ctx.ts
+    item = probe.evolve(id=item_id, created_at=created_at)
     return Decision([ev.NewEvent(ev.ITEM_CREATED, {"item": item.to_dict()})],
                     {"id": item_id, "status": "created"})
 

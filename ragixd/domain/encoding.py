@@ -23,26 +23,55 @@ class EncodingError(ValueError):
     """A value cannot be put in canonical form."""
 
 
+def _check_int(obj: int) -> int:
+    if not -(2**63) <= obj < 2**64:
+        raise EncodingError(f"integer out of 64-bit range: {obj}")
+    return obj
+
+
+def _check_float(obj: float) -> float:
+    if not math.isfinite(obj):
+        raise EncodingError("non-finite float")
+    return obj
+
+
+def _canonical_list(obj: Any) -> list[Any]:
+    return [canonical(v) for v in obj]
+
+
+def _canonical_map(obj: dict) -> dict[str, Any]:
+    for key in obj:
+        if type(key) is not str:
+            raise EncodingError(f"map key is not a string: {key!r}")
+    return {k: canonical(obj[k]) for k in sorted(obj)}
+
+
+def _same(obj: Any) -> Any:
+    return obj
+
+
+# Exact-type dispatch keeps this hot path cheap; subclasses fall back to isinstance below.
+_BY_TYPE = {
+    str: _same, bytes: _same, bool: _same, type(None): _same, int: _check_int,
+    float: _check_float, list: _canonical_list, tuple: _canonical_list, dict: _canonical_map,
+}
+
+
 def canonical(obj: Any) -> Any:
     """Return `obj` rebuilt with sorted maps and lists, refusing anything non-canonical."""
-    if obj is None or isinstance(obj, (bool, str, bytes)):
-        return obj
-    if isinstance(obj, int):
-        if not -(2**63) <= obj < 2**64:
-            raise EncodingError(f"integer out of 64-bit range: {obj}")
-        return obj
-    if isinstance(obj, float):
-        if not math.isfinite(obj):
-            raise EncodingError("non-finite float")
-        return obj
-    if isinstance(obj, (list, tuple)):
-        return [canonical(v) for v in obj]
-    if isinstance(obj, dict):
-        for key in obj:
-            if not isinstance(key, str):
-                raise EncodingError(f"map key is not a string: {key!r}")
-        return {k: canonical(obj[k]) for k in sorted(obj)}
+    handler = _BY_TYPE.get(type(obj))
+    if handler is not None:
+        return handler(obj)
+    for kind in (bool, str, bytes, int, float, tuple, list, dict):
+        if isinstance(obj, kind):
+            return _BY_TYPE[kind](kind(obj) if kind in (str, bytes, int, float) else obj)
     raise EncodingError(f"type not encodable: {type(obj).__name__}")
+
+
+def encode_canonical(obj: Any) -> tuple[Any, bytes]:
+    """The canonical form of `obj` and its bytes."""
+    form = canonical(obj)
+    return form, msgpack.packb(form, use_bin_type=True, use_single_float=False)
 
 
 def encode(obj: Any) -> bytes:

@@ -66,10 +66,9 @@ def append(conn: apsw.Connection, head_: Head, new: list[NewEvent], ts: str, act
     """Append events after `head_` (inside the caller's transaction); return them and the new head."""
     out: list[Event] = []
     for item in new:
-        payload = encoding.encode(item.payload)
+        form, payload = encoding.encode_canonical(item.payload)
         seq = head_.seq + 1
-        event = Event(seq, new_event_id(), item.type, item.version(), ts, actor,
-                      encoding.decode(payload), head_.hash)
+        event = Event(seq, new_event_id(), item.type, item.version(), ts, actor, form, head_.hash)
         digest = encoding.event_hash(event.header(), payload)
         conn.execute(INSERT_SQL, (seq, event.id, event.type, event.v, ts, actor, payload, head_.hash, digest))
         event = Event(event.seq, event.id, event.type, event.v, ts, actor, event.payload,

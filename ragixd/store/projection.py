@@ -75,11 +75,14 @@ class ConnectionView:
         found = items_proj.load(self.conn, item_id)
         return found[1] if found else None
 
+    def exists(self, item_id: str) -> bool:
+        return self.conn.execute("SELECT 1 FROM memory_items WHERE id=?", (item_id,)).fetchone() is not None
+
     def find_duplicate(self, store: str, content_hash: str) -> MemoryItem | None:
         row = self.conn.execute(
-            f"SELECT {items_proj.SELECT_COLUMNS} FROM memory_items WHERE store=? AND content_hash=? "
-            "AND archived=0 ORDER BY rid LIMIT 1", (store, content_hash)).fetchone()
-        return items_proj.row_to_item(row)[1] if row else None
+            "SELECT min(id) FROM memory_items WHERE store=? AND content_hash=? AND archived=0",
+            (store, content_hash)).fetchone()
+        return self.get_item(row[0]) if row and row[0] else None
 
     def link_exists(self, src: str, dst: str, rel: str) -> bool:
         row = self.conn.execute(

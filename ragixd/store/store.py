@@ -34,6 +34,10 @@ REPLAY_BATCH = 20_000
 NOT_PROJECTED = ("memory_events", "schema_migrations")
 
 
+class _ApplyFailed(Exception):
+    """Applying a decided command failed; the group is retried with isolation."""
+
+
 @dataclass
 class GroupResult:
     """What one group commit produced: per-command results (dict or error), events, head seq."""
@@ -67,46 +71,74 @@ class Store:
         return self._head.seq
 
     def execute(self, commands: Sequence[Any], actor: str = "local") -> GroupResult:
-        """Decide, append and project a group of commands in one transaction."""
-        out = GroupResult()
+        """Decide, append and project a group of commands in one transaction.
+
+        Commands are decided before they write, so a refused command leaves nothing behind.
+        Should applying one fail unexpectedly, the group is run again with a savepoint per
+        command, so that one bad command cannot take the others down with it.
+        """
         with self._write_lock:
-            conn = self._writer
             try:
-                conn.execute("BEGIN IMMEDIATE")
-                head = self._head
-                for command in commands:
-                    head = self._execute_one(conn, command, actor, head, out)
-                if out.events:
-                    self.projections.record_position(conn, head.seq)
-                conn.execute("COMMIT")
-            except apsw.Error as e:
-                self._rollback(conn)
-                raise StoreError(f"commit failed: {e}") from e
-            except BaseException:
-                self._rollback(conn)
-                raise
-            self._head = head
+                out = self._group(commands, actor, isolate=False)
+            except _ApplyFailed:
+                out = self._group(commands, actor, isolate=True)
         out.seq = self._head.seq
         return out
 
+    def _group(self, commands: Sequence[Any], actor: str, isolate: bool) -> GroupResult:
+        out = GroupResult()
+        conn = self._writer
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            head = self._head
+            for command in commands:
+                head = self._execute_one(conn, command, actor, head, out, isolate)
+            if out.events:
+                self.projections.record_position(conn, head.seq)
+            conn.execute("COMMIT")
+        except _ApplyFailed:
+            self._rollback(conn)
+            raise
+        except apsw.Error as e:
+            self._rollback(conn)
+            raise StoreError(f"commit failed: {e}") from e
+        except BaseException:
+            self._rollback(conn)
+            raise
+        self._head = head
+        return out
+
     def _execute_one(self, conn: apsw.Connection, command: Any, actor: str, head: log.Head,
-                     out: GroupResult) -> log.Head:
+                     out: GroupResult, isolate: bool) -> log.Head:
         ctx = cmds.Context(ts=now_ts(), actor=actor)
         try:
-            with conn:  # a savepoint: a failing command leaves no trace
-                decision = cmds.decide(command, ConnectionView(conn), ctx)
-                events, new_head = log.append(conn, head, decision.events, ctx.ts, actor)
-                for event in events:
-                    self.projections.apply(conn, event)
+            decision = cmds.decide(command, ConnectionView(conn), ctx)
         except RagixError as err:
             out.results.append(err)
             return head
-        except (apsw.Error, KeyError, TypeError, ValueError) as err:
+        except (apsw.Error, KeyError, TypeError, ValueError, AttributeError) as err:
+            out.results.append(StoreError(f"command failed: {err}"))
+            return head
+        try:
+            if isolate:
+                with conn:  # a savepoint: a command that fails to apply leaves no trace
+                    events, new_head = self._append(conn, head, decision, ctx, actor)
+            else:
+                events, new_head = self._append(conn, head, decision, ctx, actor)
+        except (apsw.Error, KeyError, TypeError, ValueError, AttributeError) as err:
+            if not isolate:
+                raise _ApplyFailed() from err
             out.results.append(StoreError(f"command failed: {err}"))
             return head
         out.events.extend(events)
         out.results.append({**decision.result, "seq": new_head.seq})
         return new_head
+
+    def _append(self, conn, head, decision, ctx, actor):
+        events, new_head = log.append(conn, head, decision.events, ctx.ts, actor)
+        for event in events:
+            self.projections.apply(conn, event)
+        return events, new_head
 
     @staticmethod
     def _rollback(conn: apsw.Connection) -> None:

@@ -39,15 +39,13 @@ CREATE TABLE memory_items (
     archived        INTEGER NOT NULL,
     content_hash    TEXT NOT NULL
 );
-CREATE INDEX idx_items_tier ON memory_items(tier);
-CREATE INDEX idx_items_type ON memory_items(type);
-CREATE INDEX idx_items_scope ON memory_items(scope);
 CREATE INDEX idx_items_created ON memory_items(created_at, rid);
 CREATE INDEX idx_items_hash ON memory_items(store, content_hash);
 """
 # Migration 2: a tag table so tag filters use an index instead of scanning JSON.
 ITEM_TAGS_DDL = """
 CREATE TABLE item_tags (rid INTEGER NOT NULL, tag TEXT NOT NULL, PRIMARY KEY (tag, rid)) WITHOUT ROWID;
+CREATE INDEX idx_item_tags_rid ON item_tags(rid);
 INSERT INTO item_tags(rid, tag) SELECT m.rid, j.value FROM memory_items m, json_each(m.tags) j;
 """
 
@@ -71,8 +69,9 @@ INSERT_TAG_SQL = "INSERT OR IGNORE INTO item_tags(rid, tag) VALUES (?, ?)"
 BY_ID_SQL = f"SELECT {SELECT_COLUMNS} FROM memory_items WHERE id=?"
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+# One encoder reused: json.dumps with options builds a new encoder on every call.
+_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+_dumps = _JSON.encode
 
 
 def item_to_row(item: MemoryItem, rid: int) -> tuple:
@@ -115,6 +114,7 @@ class ItemsProjector:
                 conn.execute(UPDATE_SQL, row[2:] + (change.rid,))
             else:
                 continue
-            if change.before is None or change.before.tags != change.after.tags:
+            if change.before is not None and change.before.tags != change.after.tags:
                 conn.execute(DELETE_TAGS_SQL, (change.rid,))
+            if change.before is None or change.before.tags != change.after.tags:
                 conn.executemany(INSERT_TAG_SQL, [(change.rid, t) for t in change.after.tags])

@@ -12,6 +12,7 @@ from .base import ItemChange
 
 REVISIONS_DDL = """
 CREATE TABLE memory_revisions (
+    rev          INTEGER PRIMARY KEY,
     item_id      TEXT NOT NULL,
     revision_num INTEGER NOT NULL,
     seq          INTEGER NOT NULL,
@@ -19,12 +20,16 @@ CREATE TABLE memory_revisions (
     changed_at   TEXT NOT NULL,
     reason       TEXT NOT NULL,
     actor        TEXT NOT NULL,
-    snapshot     TEXT NOT NULL,
-    PRIMARY KEY (item_id, revision_num)
-) WITHOUT ROWID;
+    snapshot     TEXT NOT NULL
+);
+CREATE UNIQUE INDEX idx_revisions_item ON memory_revisions(item_id, revision_num);
 """
+_JSON = json.JSONEncoder(ensure_ascii=False, sort_keys=True)
 NEXT_NUM_SQL = "SELECT coalesce(max(revision_num), 0) + 1 FROM memory_revisions WHERE item_id=?"
-INSERT_SQL = "INSERT INTO memory_revisions VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+INSERT_SQL = (
+    "INSERT INTO memory_revisions(item_id, revision_num, seq, event_id, changed_at, reason, actor, snapshot) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
 
 
 class RevisionsProjector:
@@ -37,6 +42,6 @@ class RevisionsProjector:
             return
         for change in changes:
             num = 1 if change.before is None else conn.execute(NEXT_NUM_SQL, (change.after.id,)).fetchone()[0]
-            snapshot = json.dumps(change.after.to_dict(), ensure_ascii=False, sort_keys=True)
+            snapshot = _JSON.encode(change.after.to_dict())
             conn.execute(INSERT_SQL, (change.after.id, num, event.seq, event.id, event.ts, reason,
                                       event.actor, snapshot))

@@ -1,0 +1,32 @@
+"""Small helpers shared by the benchmarks: timing percentiles and JSON output."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+from typing import Any, Callable
+
+
+def percentiles(samples_s: list[float]) -> dict[str, float]:
+    ms = sorted(s * 1000 for s in samples_s)
+    if not ms:
+        return {"p50_ms": 0.0, "p99_ms": 0.0, "n": 0}
+    p99 = ms[min(len(ms) - 1, int(round(0.99 * (len(ms) - 1))))]
+    return {"p50_ms": round(statistics.median(ms), 4), "p99_ms": round(p99, 4), "n": len(ms)}
+
+
+def timed(fn: Callable[[], Any]) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def emit(result: dict[str, Any]) -> None:
+    json.dump(result, sys.stdout, indent=2, sort_keys=False)
+    sys.stdout.write("\n")
+
+
+def progress(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)

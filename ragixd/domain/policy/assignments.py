@@ -1,0 +1,197 @@
+"""Credential assignments: `password = "…"`, `API_KEY: …`, `<token>…</token>`, `mdp: …`.
+
+Owns finding a credential-named identifier, the operator after it and the literal assigned,
+in code, config, logs and prose (English and French), then judging the literal with
+values.py. Names that only describe a credential (`token_type`, `key_name`, `password_url`)
+and values that are placeholders or code (`os.environ[...]`, `${TOKEN}`) do not count.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import NamedTuple
+
+from .values import is_code_reference, is_placeholder, looks_like_password, looks_random
+
+PASSWORD = "password"
+TOKEN = "token"
+
+_KEYWORD = re.compile(
+    r"(?i)pass|pwd|secret|token|key|auth|cred|bearer|session|cookie|signature|\bsig\b|\bpat\b"
+    r"|\bmdp\b|mot\s+de\s+passe|motdepasse|contrase|senha|kennwort|jeton|clave|wachtwoord"
+)
+_IDENT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.$")
+_SEGMENT_SPLIT = re.compile(r"[_\-.$\s]+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+_PASSWORD_WORDS = frozenset({
+    "password", "passwd", "pass", "pwd", "passphrase", "passcode", "pw", "mdp", "motdepasse",
+    "passwort", "kennwort", "contrasena", "contraseña", "senha", "wachtwoord", "haslo",
+    "userpass", "dbpass", "dbpassword", "rootpassword", "adminpassword",
+})
+_TOKEN_WORDS = frozenset({
+    "token", "secret", "apikey", "apitoken", "apisecret", "credential", "credentials", "cred",
+    "creds", "auth", "authorization", "bearer", "cookie", "signature", "sig", "pat", "jeton",
+    "session", "secretkey", "privatekey", "accesskey", "accesstoken", "authtoken", "authkey",
+    "clientsecret", "appsecret", "masterkey", "licensekey", "clave",
+})
+# Words before `key` that make it a secret key (`api_key`, `alibabaKey`) unless they are these.
+_NOT_SECRET_KEY_QUALIFIERS = frozenset({
+    "public", "pub", "publishable", "primary", "foreign", "sort", "cache", "dict", "map", "hash",
+    "lookup", "partition", "row", "object", "s3", "idempotency", "i18n", "translation", "unique",
+    "composite", "index", "name", "field", "item", "entry", "search", "group", "route",
+    "feature", "flag", "file", "bucket", "path", "redis", "cache", "dedup", "dedupe", "join",
+    "shortcut", "hot", "keyboard", "music", "the", "a", "any", "each", "this", "that", "by",
+    "table", "column", "json", "yaml", "config", "setting", "settings", "registry", "env",
+    "ordering", "order", "memo", "react", "list", "query", "state", "storage", "element",
+})
+# Last name segments that describe a credential instead of holding one.
+_DESCRIPTIVE_SUFFIXES = frozenset({
+    "name", "names", "id", "ids", "type", "types", "url", "uri", "urls", "endpoint", "host",
+    "hostname", "port", "path", "file", "filename", "dir", "len", "length", "size", "count",
+    "num", "max", "min", "ttl", "timeout", "expiry", "expires", "expiration", "exp", "ref",
+    "refs", "env", "var", "field", "label", "hint", "prompt", "policy", "format", "prefix",
+    "suffix", "pattern", "regex", "chars", "charset", "alphabet", "enabled", "disabled",
+    "enable", "required", "mode", "version", "header", "param", "params", "hash", "hashed",
+    "digest", "salt", "location", "store", "provider", "source", "rotation", "manager",
+    "backend", "method", "strategy", "style", "class", "validator", "rule", "rules", "reset",
+    "question", "status", "state", "arn", "index", "limit", "limits", "budget", "usage",
+    "cost", "price", "schema", "template", "placeholder", "error", "errors", "message", "msg",
+    "text", "help", "description", "doc", "docs", "example", "sample", "test", "tests", "mock",
+    "fn", "func", "function", "handler", "callback", "getter", "setter", "factory", "builder",
+    "reader", "writer", "loader", "parser", "encoder", "decoder", "service", "client", "flow",
+    "scope", "scopes", "audience", "issuer", "algorithm", "alg", "kind", "list", "set", "map",
+    "keys", "bits", "strength", "policy", "complexity", "check", "checker",
+    "valid", "invalid", "verify", "verified", "match", "matches", "input", "box", "dialog",
+    "page", "form", "button", "icon", "sent", "received", "changed", "updated", "created",
+})
+_OPERATOR = re.compile(
+    r"""["'`]?\]?[ \t]*(?P<op>:::=|::=|:=|\?=|\.=|\+=|=>|->|===|==|!==|!=|=|:|>
+        |\b(?:is|est|ist|es|vaut)\b|[ \t]-[ \t]|,|(?=["'`]))[ \t]*""",
+    re.X,
+)
+_QUOTED = re.compile(r"""(["'`])([^\n]{1,400}?)\1""")
+_UNQUOTED = re.compile(r"""[^\s,;&'"`<>)\]}|]+""")
+_XML_BODY = re.compile(r"\s*([^<]{1,400})<")
+_REVERSED = re.compile(r"""(["'])([^"'\n]{1,200})\1\s*(?:!==|===|==|!=)\s*$""")
+_AUTH_SCHEMES = frozenset({"bearer", "basic", "token", "bot", "digest", "apikey", "key", "sso"})
+_CRED_VALUE_WORDS = frozenset({"password", "passwd", "pwd", "secret", "token", "apikey", "key"})
+
+
+class Assignment(NamedTuple):
+    kind: str  # PASSWORD or TOKEN
+    value: str
+    quoted: bool
+
+
+def _segments(name: str) -> list[str]:
+    return [s.lower() for s in _SEGMENT_SPLIT.split(name) if s]
+
+
+def credential_kind(name: str, previous_word: str = "") -> str | None:
+    """PASSWORD, TOKEN or None for an identifier such as `DB_PASSWORD` or `alibabaKey`."""
+    segs = _segments(name)
+    if not segs or segs[-1] in _DESCRIPTIVE_SUFFIXES:
+        return None
+    if " ".join(segs) in ("mot de passe",) or any(s in _PASSWORD_WORDS for s in segs):
+        return PASSWORD
+    if any(s in _TOKEN_WORDS for s in segs):
+        return TOKEN
+    if segs[-1] == "key":
+        qualifiers = segs[:-1] or ([previous_word] if previous_word else [])
+        if qualifiers and not any(q in _NOT_SECRET_KEY_QUALIFIERS for q in qualifiers):
+            return TOKEN
+    return None
+
+
+def _expand(text: str, start: int, end: int) -> tuple[int, int]:
+    while start > 0 and text[start - 1] in _IDENT_CHARS:
+        start -= 1
+    while end < len(text) and text[end] in _IDENT_CHARS:
+        end += 1
+    while end > start and text[end - 1] in ".-$":
+        end -= 1
+    return start, end
+
+
+def _previous_word(text: str, start: int) -> str:
+    m = re.search(r"([A-Za-z]+)[ \t]+$", text[max(0, start - 40):start])
+    return m.group(1).lower() if m else ""
+
+
+def _value_after(text: str, pos: int, op: str) -> tuple[str, bool] | None:
+    if op == ">":
+        m = _XML_BODY.match(text, pos)
+        return (m.group(1).strip(), True) if m else None
+    m = _QUOTED.match(text, pos)
+    if m:
+        return m.group(2), True
+    if op == ",":
+        return None  # `f("API_KEY", value)`: only a literal second argument counts
+    m = _UNQUOTED.match(text, pos)
+    if not m:
+        return None
+    value = m.group().rstrip(".")
+    if value.lower() in _AUTH_SCHEMES:
+        nxt = re.compile(r"[ \t]+([^\s,;&'\"`<>)\]}]+)").match(text, m.end())
+        return (nxt.group(1), False) if nxt else None
+    return value, False
+
+
+def judge(kind: str, value: str, quoted: bool) -> bool:
+    """Is this assigned literal a live credential?"""
+    if not value or is_placeholder(value):
+        return False
+    if not quoted and is_code_reference(value):
+        return False
+    if any(s in _CRED_VALUE_WORDS for s in _segments(value)):
+        return False  # `falkor_password`, `registry-password`: names, not values
+    pieces = [p for p in value.split() if p] or [value]
+    if kind == PASSWORD:
+        return looks_like_password(value) or any(looks_random(p) for p in pieces)
+    return any(looks_random(p) for p in pieces)
+
+
+def _assignments_at(text: str, match: re.Match[str]) -> Assignment | None:
+    start, end = _expand(text, match.start(), match.end())
+    name = text[start:end]
+    quoted_name = start > 0 and text[start - 1] in "\"'`"
+    kind = credential_kind(name, _previous_word(text, start))
+    if kind is None:
+        return None
+    rev = _REVERSED.search(text, max(0, start - 220), start)
+    if rev:
+        return Assignment(kind, rev.group(2), True)
+    op = _OPERATOR.match(text, end)
+    if not op:
+        return None
+    opname = op.group("op")
+    if opname == "," and not quoted_name:
+        return None
+    if opname == ">" and not (start > 0 and text[start - 1] == "<"):
+        return None
+    found = _value_after(text, op.end(), opname)
+    return Assignment(kind, found[0], found[1]) if found else None
+
+
+@lru_cache(maxsize=256)
+def find_assignments(text: str) -> tuple[Assignment, ...]:
+    """Every credential assignment in `text` whose literal looks like a live credential."""
+    out: list[Assignment] = []
+    last_end = -1
+    for match in _KEYWORD.finditer(text):
+        if match.start() < last_end:
+            continue
+        found = _assignments_at(text, match)
+        last_end = match.end()
+        if found and judge(*found):
+            out.append(found)
+    return tuple(out)
+
+
+def has_password_assignment(text: str) -> bool:
+    return any(a.kind == PASSWORD for a in find_assignments(text))
+
+
+def has_token_assignment(text: str) -> bool:
+    return any(a.kind == TOKEN for a in find_assignments(text))

@@ -1,0 +1,86 @@
+"""Embedded encodings decoded once, so that an encoded secret or instruction is still seen.
+
+Owns finding base64, hex, `\\xNN`, percent and HTML-entity encoded runs inside a text and
+returning the decoded text when it is readable. Decoding is applied once, never recursively,
+and bounded in count and size so that a hostile input cannot make it expensive.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import html
+import re
+from urllib.parse import unquote
+
+MAX_RUNS = 48
+MAX_DECODED_CHARS = 65_536
+
+_B64_RUN = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/_\-]{16,}={0,2}")
+_HEX_RUN = re.compile(r"(?<![0-9A-Za-z])(?:[0-9A-Fa-f]{2}){8,}(?![0-9A-Za-z])")
+_ESCAPED_HEX = re.compile(r"(?:\\x[0-9A-Fa-f]{2}){4,}")
+_PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
+_ENTITY = re.compile(r"&(?:#\d{2,7}|#x[0-9A-Fa-f]{2,6}|[A-Za-z]{2,8});")
+
+
+def _readable(raw: bytes) -> str | None:
+    """The bytes as text if they are UTF-8 and mostly printable, else None."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if len(text) < 6:
+        return None
+    printable = sum(1 for c in text if c.isprintable() or c in "\n\t\r")
+    letters = sum(1 for c in text if c.isalpha())
+    if printable < 0.95 * len(text) or letters < 0.3 * len(text):
+        return None
+    return text
+
+
+def _b64(token: str) -> str | None:
+    body = token.rstrip("=")
+    if len(body) % 4 == 1:
+        return None
+    padded = body + "=" * (-len(body) % 4)
+    try:
+        if "-" in body or "_" in body:
+            raw = base64.urlsafe_b64decode(padded)
+        else:
+            raw = base64.b64decode(padded, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    return _readable(raw)
+
+
+def _hex(token: str) -> str | None:
+    try:
+        return _readable(bytes.fromhex(token.replace("\\x", "")))
+    except ValueError:
+        return None
+
+
+def decoded_views(text: str) -> list[str]:
+    """Readable decodings of the encoded runs found in `text` (empty if none)."""
+    out: list[str] = []
+    budget = MAX_DECODED_CHARS
+    runs = 0
+    for pattern, decode in ((_B64_RUN, _b64), (_HEX_RUN, _hex), (_ESCAPED_HEX, _hex)):
+        for match in pattern.finditer(text):
+            runs += 1
+            if runs > MAX_RUNS or budget <= 0:
+                break
+            token = match.group()
+            if pattern is _B64_RUN and token.isalpha() and token.islower():
+                continue  # a long lower-case word, not an encoding
+            decoded = decode(token)
+            if decoded:
+                out.append(decoded[:budget])
+                budget -= len(decoded)
+    if "%" in text and len(_PERCENT.findall(text)) >= 3:
+        out.append(unquote(text)[:MAX_DECODED_CHARS])
+    if "&" in text and _ENTITY.search(text):
+        unescaped = html.unescape(text)
+        if unescaped != text:
+            out.append(unescaped[:MAX_DECODED_CHARS])
+    return out
