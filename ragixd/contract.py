@@ -31,13 +31,17 @@ def registry() -> Registry:
 
 @lru_cache(maxsize=None)
 def validator(name: str) -> Draft202012Validator:
-    """A validator for schemas/<name>.json (e.g. 'events/item.created', 'ops/write.request')."""
-    doc = registry().get_or_retrieve(f"{name}.json").value.contents
+    """A validator for schemas/<name>.json, or for one part of it with 'file#part'
+    (e.g. 'events/item.created', 'ops/write#request', 'envelope#answer')."""
+    path, _, part = name.partition("#")
+    doc = registry().get_or_retrieve(f"{path}.json").value.contents
+    if part:
+        doc = {"$id": doc["$id"], **doc[part]}
     return Draft202012Validator(doc, registry=registry())
 
 
 def schema_exists(name: str) -> bool:
-    return (SCHEMA_DIR / f"{name}.json").is_file()
+    return (SCHEMA_DIR / f"{name.partition('#')[0]}.json").is_file()
 
 
 def first_error(name: str, instance: Any) -> str | None:

@@ -128,3 +128,14 @@ def error_for_code(code: str) -> type[RagixError]:
         if cls.code == code:
             return cls
     return RagixError
+
+
+def from_wire(data: dict[str, Any]) -> RagixError:
+    """Rebuild the exception a server sent as {code, message, details}."""
+    cls = error_for_code(str(data.get("code", "internal")))
+    details = data.get("details") or {}
+    err = cls.__new__(cls)
+    RagixError.__init__(err, str(data.get("message", "")), **details)
+    if isinstance(err, InvalidInput):
+        err.field = details.get("field", "")
+    return err

@@ -71,7 +71,11 @@ class Store:
         return self._head.seq
 
     def execute(self, commands: Sequence[Any], actor: str = "local") -> GroupResult:
-        """Decide, append and project a group of commands in one transaction.
+        """Execute commands all attributed to one actor (see execute_attributed)."""
+        return self.execute_attributed([(command, actor) for command in commands])
+
+    def execute_attributed(self, commands: Sequence[tuple[Any, str]]) -> GroupResult:
+        """Decide, append and project a group of (command, actor) pairs in one transaction.
 
         Commands are decided before they write, so a refused command leaves nothing behind.
         Should applying one fail unexpectedly, the group is run again with a savepoint per
@@ -79,19 +83,19 @@ class Store:
         """
         with self._write_lock:
             try:
-                out = self._group(commands, actor, isolate=False)
+                out = self._group(commands, isolate=False)
             except _ApplyFailed:
-                out = self._group(commands, actor, isolate=True)
+                out = self._group(commands, isolate=True)
         out.seq = self._head.seq
         return out
 
-    def _group(self, commands: Sequence[Any], actor: str, isolate: bool) -> GroupResult:
+    def _group(self, commands: Sequence[tuple[Any, str]], isolate: bool) -> GroupResult:
         out = GroupResult()
         conn = self._writer
         try:
             conn.execute("BEGIN IMMEDIATE")
             head = self._head
-            for command in commands:
+            for command, actor in commands:
                 head = self._execute_one(conn, command, actor, head, out, isolate)
             if out.events:
                 self.projections.record_position(conn, head.seq)

@@ -1,0 +1,151 @@
+"""The client: one method per op of the catalog, request ids, time-outs, reconnection, and the
+server's error codes raised as the same exception classes. Safe to share between threads:
+each thread talks through a DEALER socket of its own."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import threading
+import time
+from typing import Any, Iterator
+
+import msgpack
+import zmq
+
+from ragixd import paths
+from ragixd.errors import ProtocolError, Timeout, Unavailable, from_wire
+from ragixd.ops.catalog import CATALOG, PROTOCOL_VERSION
+
+# The argument a method takes positionally, for ops that have an obvious one.
+POSITIONAL = {
+    "read": "ids", "search": "query", "timeline": "anchor", "history": "id", "update": "id",
+    "archive": "id", "palace.get": "id", "palace.assign": "id", "palace.list": "path",
+    "entities": "query",
+}
+
+
+class Client:
+    def __init__(self, endpoint: str | None = None, timeout: float = 30.0, *,
+                 server_public_key: bytes | None = None, public_key: bytes | None = None,
+                 secret_key: bytes | None = None, context: zmq.Context | None = None) -> None:
+        self.endpoint = endpoint or os.environ.get("RAGIX_ENDPOINT") or paths.default_endpoint()
+        self.timeout = timeout
+        self.curve = (server_public_key, public_key, secret_key) if server_public_key else None
+        self.ctx = context or zmq.Context.instance()
+        self._local = threading.local()
+        self._ids = itertools.count(1)
+        self._sockets: list[zmq.Socket] = []
+        self._lock = threading.Lock()
+
+    # -- transport ---------------------------------------------------------------------------
+
+    def _socket(self) -> zmq.Socket:
+        sock = getattr(self._local, "sock", None)
+        if sock is None:
+            sock = self.ctx.socket(zmq.DEALER)
+            sock.setsockopt(zmq.LINGER, 0)
+            if self.curve:
+                server_key, public, secret = self.curve
+                sock.curve_serverkey, sock.curve_publickey, sock.curve_secretkey = server_key, public, secret
+            sock.connect(self.endpoint)
+            self._local.sock = sock
+            with self._lock:
+                self._sockets.append(sock)
+        return sock
+
+    def _reset(self) -> None:
+        sock = getattr(self._local, "sock", None)
+        if sock is not None:
+            sock.close(linger=0)
+            with self._lock:
+                if sock in self._sockets:
+                    self._sockets.remove(sock)
+            self._local.sock = None
+
+    def call(self, op: str, args: dict[str, Any] | None = None, timeout: float | None = None) -> dict[str, Any]:
+        """Send one request and wait for its answer; raise the server's error as an exception."""
+        req_id = next(self._ids)
+        message = msgpack.packb({"v": PROTOCOL_VERSION, "id": req_id, "op": op, "args": args or {}},
+                                use_bin_type=True)
+        sock = self._socket()
+        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        try:
+            sock.send(message, zmq.NOBLOCK)
+        except zmq.Again:
+            self._reset()
+            raise Unavailable(f"cannot send to ragixd at {self.endpoint}") from None
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not sock.poll(int(remaining * 1000) + 1):
+                # A fresh socket next time: a late answer must not be taken for another's.
+                self._reset()
+                raise Timeout(f"no answer from ragixd at {self.endpoint} for {op} "
+                              f"(is the daemon running? try `ragixd` or `make run`)", op=op)
+            answer = self._decode(sock.recv())
+            if answer.get("id") != req_id and answer.get("id") is not None:
+                continue  # a stale answer to an earlier request that timed out
+            if answer.get("ok"):
+                return answer.get("result") or {}
+            raise from_wire(answer.get("error") or {})
+
+    @staticmethod
+    def _decode(data: bytes) -> dict[str, Any]:
+        try:
+            answer = msgpack.unpackb(data, raw=False, strict_map_key=False)
+        except Exception as e:
+            raise ProtocolError(f"answer is not msgpack: {e}") from None
+        if not isinstance(answer, dict):
+            raise ProtocolError("answer is not a map")
+        return answer
+
+    def subscribe(self, types: tuple[str, ...] = ("",), timeout: float | None = None) -> Iterator[dict[str, Any]]:
+        """Committed events as the daemon publishes them (blocks; stops after `timeout` idle)."""
+        pub = self.call("status").get("pub_endpoint")
+        if not pub:
+            raise Unavailable("the daemon publishes no event stream")
+        sock = self.ctx.socket(zmq.SUB)
+        sock.setsockopt(zmq.LINGER, 0)
+        for prefix in types:
+            sock.setsockopt(zmq.SUBSCRIBE, prefix.encode())
+        sock.connect(pub)
+        try:
+            while True:
+                if not sock.poll(None if timeout is None else int(timeout * 1000)):
+                    return
+                _topic, body = sock.recv_multipart()
+                yield msgpack.unpackb(body, raw=False, strict_map_key=False)
+        finally:
+            sock.close()
+
+    def close(self) -> None:
+        with self._lock:
+            for sock in self._sockets:
+                sock.close(linger=0)
+            self._sockets.clear()
+        self._local = threading.local()
+
+    def __enter__(self) -> "Client":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+def _make_method(op: str, summary: str):
+    positional = POSITIONAL.get(op)
+
+    def method(self: Client, *args: Any, timeout: float | None = None, **kwargs: Any) -> dict[str, Any]:
+        if args:
+            if positional is None or len(args) > 1 and positional != "ids":
+                raise TypeError(f"{op} takes keyword arguments only")
+            kwargs[positional] = list(args) if positional == "ids" else args[0]
+        return self.call(op, kwargs, timeout=timeout)
+
+    method.__name__ = op.replace(".", "_")
+    method.__doc__ = f"{summary}\n\nSends op {op!r}; see schemas/ops/{op}.json for its arguments."
+    return method
+
+
+for _spec in CATALOG:
+    setattr(Client, _spec.method, _make_method(_spec.name, _spec.summary))

@@ -1,0 +1,112 @@
+"""Configuration, resolved in one place: flag, then environment (RAGIX_*), then the TOML file,
+then defaults. An error names every place it looked."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any, Mapping
+
+from . import paths
+from .errors import ConfigError
+
+# Key names (also the TOML keys and, upper-cased with RAGIX_, the environment variables).
+HOME = "home"
+ENDPOINT = "endpoint"
+LOG_LEVEL = "log_level"
+MAX_MESSAGE_BYTES = "max_message_bytes"
+MAX_GROUP = "max_group"
+READERS = "readers"
+SYNCHRONOUS = "synchronous"
+TCP_ENDPOINT = "tcp_endpoint"
+CURVE_SECRET_KEY_FILE = "curve_secret_key_file"
+MIN_SEQ_TIMEOUT_S = "min_seq_timeout_s"
+
+
+@dataclass(frozen=True)
+class Settings:
+    home: Path
+    endpoint: str
+    config_file: Path | None = None
+    log_level: str = "info"
+    max_message_bytes: int = 4 * 1024 * 1024
+    max_group: int = 1024
+    readers: int = 4
+    synchronous: str = "FULL"
+    tcp_endpoint: str | None = None
+    curve_secret_key_file: Path | None = None
+    min_seq_timeout_s: float = 10.0
+    # CURVE client public key (z85) -> trust level; [trust] table of the config file.
+    trust: Mapping[str, str] = field(default_factory=dict)
+    sources: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def pub_endpoint(self) -> str | None:
+        return paths.pub_endpoint_for(self.endpoint)
+
+    @property
+    def db_path(self) -> Path:
+        return self.home / "ragix.db"
+
+
+_CASTS = {
+    MAX_MESSAGE_BYTES: int, MAX_GROUP: int, READERS: int, MIN_SEQ_TIMEOUT_S: float,
+    HOME: lambda v: Path(v).expanduser(), CURVE_SECRET_KEY_FILE: lambda v: Path(v).expanduser(),
+    LOG_LEVEL: lambda v: str(v).lower(), SYNCHRONOUS: lambda v: str(v).upper(),
+}
+_CHOICES = {LOG_LEVEL: ("debug", "info", "warning", "error"), SYNCHRONOUS: ("FULL", "NORMAL", "EXTRA")}
+
+
+def load_file(path: Path | None, required: bool) -> dict[str, Any]:
+    if path is None or not path.is_file():
+        if required:
+            raise ConfigError(f"config file not found: {path}", path=str(path))
+        return {}
+    try:
+        return tomllib.loads(path.read_text())
+    except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"cannot read config file {path}: {e}", path=str(path)) from e
+
+
+def resolve(flags: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None) -> Settings:
+    """Settings from flags (None = not given), the environment and the config file."""
+    flags = {k: v for k, v in (flags or {}).items() if v is not None}
+    env = os.environ if env is None else env
+    config_path = flags.get("config") or env.get("RAGIX_CONFIG")
+    file_data = load_file(Path(config_path).expanduser() if config_path else paths.config_file(env),
+                          required=bool(config_path))
+    config_file = Path(config_path) if config_path else paths.config_file(env)
+    defaults = {HOME: paths.data_home(env), ENDPOINT: paths.default_endpoint(env)}
+    values: dict[str, Any] = {}
+    sources: dict[str, str] = {}
+    for f in fields(Settings):
+        if f.name in ("config_file", "trust", "sources"):
+            continue
+        for source, mapping, key in (("flag", flags, f.name), ("env", env, "RAGIX_" + f.name.upper()),
+                                     ("file", file_data, f.name)):
+            if key in mapping:
+                values[f.name] = _cast(f.name, mapping[key], f"{source} {key}")
+                sources[f.name] = source
+                break
+        else:
+            if f.name in defaults:
+                values[f.name] = defaults[f.name]
+                sources[f.name] = "default"
+    trust = file_data.get("trust", {})
+    if not isinstance(trust, dict) or not all(v in ("full", "inner", "familiar", "public") for v in trust.values()):
+        raise ConfigError("[trust] must map client public keys to full, inner, familiar or public")
+    return Settings(config_file=config_file if config_file.is_file() else None, trust=trust,
+                    sources=sources, **values)
+
+
+def _cast(name: str, value: Any, where: str) -> Any:
+    try:
+        cast = _CASTS.get(name, str)
+        out = cast(value)
+    except (TypeError, ValueError) as e:
+        raise ConfigError(f"{name} from {where}: {e}", key=name) from e
+    if name in _CHOICES and out not in _CHOICES[name]:
+        raise ConfigError(f"{name} from {where} must be one of {', '.join(_CHOICES[name])}", key=name)
+    return out

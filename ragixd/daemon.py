@@ -1,0 +1,142 @@
+"""ragixd's lifecycle: configuration, logging, locks, signals, systemd notify, serve, stop.
+
+Runs in the foreground. SIGTERM/SIGINT finish the group in flight, answer it and close;
+SIGHUP reloads the configuration (log level, group size, time-outs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import signal
+import sys
+from pathlib import Path
+
+from . import __version__, config, logs, paths
+from .errors import ConfigError, RagixError
+from .lockfile import LockFile
+from .notify import Notifier
+from .server import Server
+from .store.store import Store
+
+log = logs.get("ragixd")
+
+DESCRIPTION = """\
+ragixd: the ragix memory daemon. Runs in the foreground, serves ZeroMQ requests from
+ragixctl and ragix_client, and owns the event log in HOME/ragix.db.
+
+Settings are resolved flag -> environment (RAGIX_*) -> config file (TOML) -> default.
+"""
+EPILOG = """\
+examples:
+  ragixd                                   # defaults: XDG data dir, ipc socket in $XDG_RUNTIME_DIR/ragix
+  ragixd --home /tmp/mem --endpoint ipc:///tmp/mem/ragixd.sock
+  RAGIX_HOME=~/mem ragixd --log-level debug
+then, from another terminal:
+  ragixctl status
+  ragixctl write --title "Deploy window" --content "Fridays 14-16h" --tags ops
+"""
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(prog="ragixd", description=DESCRIPTION, epilog=EPILOG,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--home", help="data directory (env RAGIX_HOME; default $XDG_DATA_HOME/ragix)")
+    ap.add_argument("--endpoint", help="ZeroMQ endpoint to bind (env RAGIX_ENDPOINT; default "
+                    "ipc://$XDG_RUNTIME_DIR/ragix/ragixd.sock)")
+    ap.add_argument("--config", help="TOML config file (env RAGIX_CONFIG; default "
+                    "$XDG_CONFIG_HOME/ragix/ragixd.toml)")
+    ap.add_argument("--log-level", choices=["debug", "info", "warning", "error"])
+    ap.add_argument("--version", action="version", version=f"ragixd {__version__}")
+    return ap.parse_args(argv)
+
+
+def _flags(ns: argparse.Namespace) -> dict:
+    return {"home": ns.home, "endpoint": ns.endpoint, "config": ns.config, "log_level": ns.log_level}
+
+
+def _prepare_endpoint(endpoint: str) -> LockFile | None:
+    """A private directory and a lock for an ipc endpoint, so no second daemon steals it."""
+    if not endpoint.startswith("ipc://"):
+        return None
+    sock_path = Path(endpoint[len("ipc://"):])
+    paths.ensure_private_dir(sock_path.parent)
+    return LockFile(sock_path.with_name(sock_path.name + ".lock"), endpoint).acquire()
+
+
+def run(settings: config.Settings, notifier: Notifier, flags: dict) -> None:
+    settings.home.mkdir(parents=True, exist_ok=True)
+    home_lock = LockFile(settings.home / "ragixd.lock", f"home {settings.home}").acquire()
+    endpoint_lock = _prepare_endpoint(settings.endpoint)
+    store = Store(settings.db_path, synchronous=settings.synchronous)
+    server = Server(settings, store)
+    state = {"reload": False}
+
+    def on_stop(signum, _frame):
+        log.info("daemon.signal", signal=signal.Signals(signum).name)
+        server.stop()
+
+    def on_hup(_signum, _frame):
+        state["reload"] = True
+
+    def tick():
+        if notifier.watchdog_due():
+            notifier.ping()
+        if state["reload"]:
+            state["reload"] = False
+            _reload(server, flags, notifier)
+
+    signal.signal(signal.SIGTERM, on_stop)
+    signal.signal(signal.SIGINT, on_stop)
+    signal.signal(signal.SIGHUP, on_hup)
+    server.tick = tick
+    try:
+        server.bind()
+        notifier.ready(f"serving {settings.endpoint}, head seq {store.head_seq}")
+        log.info("daemon.ready", version=__version__, home=str(settings.home), head_seq=store.head_seq)
+        server.serve_forever()
+    finally:
+        notifier.stopping()
+        log.info("daemon.stopping")
+        store.close()
+        if endpoint_lock:
+            endpoint_lock.release()
+        home_lock.release()
+        log.info("daemon.stopped")
+
+
+def _reload(server: Server, flags: dict, notifier: Notifier) -> None:
+    notifier.reloading()
+    try:
+        fresh = config.resolve(flags)
+    except ConfigError as err:
+        log.error("daemon.reload_failed", error=err.message)
+        notifier.ready("reload failed; old settings kept")
+        return
+    # Home and endpoints are bound: only the tunable settings change while running.
+    tunable = {k: getattr(fresh, k) for k in ("log_level", "max_group", "min_seq_timeout_s",
+                                               "max_message_bytes", "trust")}
+    server.settings = dataclasses.replace(server.settings, **tunable)
+    server.writer.max_group = fresh.max_group
+    logs.configure(fresh.log_level)
+    log.info("daemon.reloaded", **{k: v for k, v in tunable.items() if k != "trust"})
+    notifier.ready("reloaded")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ns = parse_args(argv)
+    flags = _flags(ns)
+    logs.configure(ns.log_level or "info")
+    try:
+        settings = config.resolve(flags)
+        logs.configure(settings.log_level)
+        run(settings, Notifier(), flags)
+    except RagixError as err:
+        log.error("daemon.failed", error=err.message, code=err.code)
+        print(f"ragixd: {err.message}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

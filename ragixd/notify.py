@@ -1,0 +1,57 @@
+"""The systemd notify protocol (READY, STATUS, STOPPING, WATCHDOG) over $NOTIFY_SOCKET."""
+
+from __future__ import annotations
+
+import os
+import socket
+import time
+
+
+class Notifier:
+    """Sends sd_notify datagrams when NOTIFY_SOCKET is set; does nothing otherwise."""
+
+    def __init__(self, env: dict | os._Environ = os.environ) -> None:
+        address = env.get("NOTIFY_SOCKET", "")
+        self.address = "\0" + address[1:] if address.startswith("@") else address
+        usec = env.get("WATCHDOG_USEC", "")
+        pid = env.get("WATCHDOG_PID", "")
+        wanted = usec.isdigit() and (not pid or pid == str(os.getpid()))
+        # Ping at half the watchdog period, as systemd recommends.
+        self.watchdog_interval = int(usec) / 2e6 if wanted else None
+        self._last_ping = 0.0
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.address)
+
+    def send(self, message: str) -> None:
+        if not self.address:
+            return
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+            try:
+                sock.connect(self.address)
+                sock.sendall(message.encode())
+            except OSError:
+                pass
+
+    def ready(self, status: str = "") -> None:
+        self.send("READY=1" + (f"\nSTATUS={status}" if status else ""))
+
+    def status(self, status: str) -> None:
+        self.send(f"STATUS={status}")
+
+    def stopping(self) -> None:
+        self.send("STOPPING=1")
+
+    def reloading(self) -> None:
+        self.send("RELOADING=1")
+
+    def watchdog_due(self, now: float | None = None) -> bool:
+        if self.watchdog_interval is None:
+            return False
+        now = time.monotonic() if now is None else now
+        return now - self._last_ping >= self.watchdog_interval
+
+    def ping(self) -> None:
+        self._last_ping = time.monotonic()
+        self.send("WATCHDOG=1")

@@ -1,0 +1,1 @@
+"""Ops: the daemon's request API. catalog.py (pure data) is shared with the client and ragixctl."""

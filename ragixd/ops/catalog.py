@@ -1,0 +1,68 @@
+"""The catalog of ops: one entry per op, the single list that the server's dispatch, the
+client's methods and ragixctl's help are all built from. Pure data: no I/O imports, so the
+client library can import it.
+
+Each op's request and answer are described by schemas/ops/<name>.json.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+PROTOCOL_VERSION = 1
+
+COMMAND = "command"  # changes state: goes through the single writer
+QUERY = "query"      # reads only: runs on a reader connection, accepts min_seq
+ADMIN = "admin"      # daemon management
+
+
+@dataclass(frozen=True)
+class OpSpec:
+    name: str
+    kind: str
+    summary: str
+    example: str
+
+    @property
+    def method(self) -> str:
+        """The client method name: palace.list -> palace_list."""
+        return self.name.replace(".", "_")
+
+
+CATALOG: tuple[OpSpec, ...] = (
+    OpSpec("write", COMMAND, "Store a new memory item (an exact duplicate bumps mention_count).",
+           'ragixctl write --title "Deploy window" --content "Fridays 14-16h" --tags ops,deploy'),
+    OpSpec("update", COMMAND, "Patch an item's fields; every update is a new revision.",
+           'ragixctl update MEM-0123456789abcdef --content "Thursdays 14-16h" --reason "moved"'),
+    OpSpec("archive", COMMAND, "Archive an item (it is hidden, never deleted).",
+           "ragixctl archive MEM-0123456789abcdef --reason obsolete"),
+    OpSpec("link", COMMAND, "Create a typed link between two items.",
+           "ragixctl link MEM-aaaaaaaaaaaaaaaa MEM-bbbbbbbbbbbbbbbb --rel supports"),
+    OpSpec("use", COMMAND, "Record explicit usage counts (drives promotion; reads never count).",
+           "ragixctl use MEM-0123456789abcdef"),
+    OpSpec("palace.assign", COMMAND, "Place an item in the memory palace (derived or explicit).",
+           "ragixctl palace assign MEM-0123456789abcdef"),
+    OpSpec("read", QUERY, "Read items by id.", "ragixctl read MEM-0123456789abcdef"),
+    OpSpec("search", QUERY, "Full-text search with filters; best first.",
+           'ragixctl search "deploy window" --k 5 --tier mtm'),
+    OpSpec("timeline", QUERY, "The items created just before and after an anchor item.",
+           "ragixctl timeline MEM-0123456789abcdef --before 3 --after 3"),
+    OpSpec("history", QUERY, "Every revision of an item, with full snapshots.",
+           "ragixctl history MEM-0123456789abcdef"),
+    OpSpec("entities", QUERY, "Entities (people, systems...) with mention counts.",
+           "ragixctl entities --query alice"),
+    OpSpec("palace.list", QUERY, "Browse the palace: domains, rooms, shelves, cards.",
+           "ragixctl palace list default/ops"),
+    OpSpec("palace.get", QUERY, "An item's palace location and the item.",
+           "ragixctl palace get MEM-0123456789abcdef"),
+    OpSpec("stats", QUERY, "Counts by tier, type and store; log size; head seq.", "ragixctl stats"),
+    OpSpec("tail", QUERY, "Committed events after a seq (the PUB socket streams new ones).",
+           "ragixctl tail --from 0"),
+    OpSpec("status", ADMIN, "Daemon status: version, uptime, head seq, projectors, queue, clients.",
+           "ragixctl status"),
+    OpSpec("verify", ADMIN, "Check the hash chain and compare projections with a replay.",
+           "ragixctl verify"),
+    OpSpec("rebuild", ADMIN, "Drop every projection and replay the log.", "ragixctl rebuild"),
+)
+
+BY_NAME: dict[str, OpSpec] = {spec.name: spec for spec in CATALOG}

@@ -1,0 +1,189 @@
+"""Op handlers: turning validated request args into commands (writes) or answers (reads).
+
+Write ops return a Plan (commands for the single writer plus a function that shapes their
+results into the answer); read ops run against a reader connection. Both see the caller,
+whose trust level limits the stores they may touch.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+import apsw
+
+from ..domain import commands as c
+from ..domain.trust import Caller
+from ..errors import InvalidInput, NotFound, RagixError
+from ..store import log, queries
+from ..store.filters import Filters, filters_from_args
+from ..store.projection import Projections
+
+Finish = Callable[[list[Any]], dict[str, Any]]
+
+
+@dataclass
+class Plan:
+    commands: list[Any]
+    finish: Finish
+
+
+@dataclass
+class QueryContext:
+    conn: apsw.Connection
+    caller: Caller
+    extra: Mapping[str, Any]
+
+
+def _first(results: list[Any]) -> dict[str, Any]:
+    result = results[0]
+    if isinstance(result, RagixError):
+        raise result
+    return result
+
+
+def _visible(caller: Caller, include_archived: bool = True) -> Filters:
+    return Filters(include_archived=include_archived, visible_stores=caller.stores)
+
+
+def _require_visible(conn: apsw.Connection, caller: Caller, item_id: str) -> None:
+    """Not found unless the caller may see the item (no existence oracle)."""
+    queries.get_item(conn, item_id, _visible(caller))
+
+
+# -- writes --------------------------------------------------------------------------------
+
+def plan_write(args: dict[str, Any], caller: Caller) -> Plan:
+    fields = {k: v for k, v in args.items() if k not in ("dedup", "why_store")}
+    fields.setdefault("store", caller.default_store())
+    if isinstance(fields["store"], str):
+        caller.check_store(fields["store"].strip().lower())
+    return Plan([c.CreateItem(fields, dedup=args.get("dedup", True))], _first)
+
+
+def plan_update(args: dict[str, Any], caller: Caller) -> Plan:
+    return Plan([c.UpdateItem(args["id"], args["patch"], args.get("reason", "update"))], _first)
+
+
+def plan_archive(args: dict[str, Any], caller: Caller) -> Plan:
+    return Plan([c.ArchiveItem(args["id"], args.get("reason", "archive"))], _first)
+
+
+def plan_link(args: dict[str, Any], caller: Caller) -> Plan:
+    return Plan([c.CreateLink(args["src"], args["dst"], args.get("rel", "related"))], _first)
+
+
+def plan_use(args: dict[str, Any], caller: Caller) -> Plan:
+    return Plan([c.RecordUse(dict(args["uses"]))], _first)
+
+
+def plan_palace_assign(args: dict[str, Any], caller: Caller) -> Plan:
+    return Plan([c.AssignPalace(args["id"], args.get("location"))], _first)
+
+
+# Which item ids a write touches, so that the server can check visibility before planning.
+TOUCHED: dict[str, Callable[[dict[str, Any]], list[str]]] = {
+    "update": lambda a: [a["id"]],
+    "archive": lambda a: [a["id"]],
+    "link": lambda a: [a["src"], a["dst"]],
+    "use": lambda a: list(a["uses"]),
+    "palace.assign": lambda a: [a["id"]],
+}
+
+
+def check_touched(conn: apsw.Connection, op: str, args: dict[str, Any], caller: Caller) -> None:
+    if caller.trust == "full" or op not in TOUCHED:
+        return
+    for item_id in TOUCHED[op](args):
+        _require_visible(conn, caller, item_id)
+
+
+# -- reads ---------------------------------------------------------------------------------
+
+def query_read(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
+    items = queries.get_items(q.conn, list(args["ids"]), _visible(q.caller))
+    return {"items": [i.to_dict() for i in items], "count": len(items)}
+
+
+def search_filters(args: Mapping[str, Any], caller: Caller) -> Filters:
+    f = filters_from_args(args)
+    return Filters(**{**f.__dict__, "visible_stores": caller.stores})
+
+
+def query_search(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
+    mode = args.get("mode", "fts")
+    if mode != "fts":
+        raise InvalidInput("mode", f"mode {mode!r} needs the retrieval engine, which is not enabled")
+    hits = queries.search(q.conn, args["query"], search_filters(args, q.caller), args.get("k", 10))
+    items = [{"id": i.id, "title": i.title, "score": round(s, 6), "tier": i.tier, "type": i.type,
+              "tags": list(i.tags), "item": i.to_dict()} for i, s in hits]
+    return {"items": items, "count": len(items), "mode": "fts"}
+
+
+def query_timeline(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
+    items = queries.timeline(q.conn, args["anchor"], args.get("before", 5), args.get("after", 5),
+                             search_filters(args, q.caller))
+    return {"items": [i.to_dict() for i in items], "count": len(items)}
+
+
+def query_history(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
+    _require_visible(q.conn, q.caller, args["id"])
+    return {"id": args["id"], "revisions": queries.history(q.conn, args["id"])}
+
+
+def query_entities(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
+    found = queries.entities(q.conn, args.get("query", ""), args.get("limit", 50), q.caller.stores)
+    return {"entities": found}
+
+
+def query_palace_list(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
+    return queries.palace_list(q.conn, args.get("path", ""), q.caller.stores)
+
+
+def query_palace_get(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
+    item = queries.get_item(q.conn, args["id"], _visible(q.caller))
+    return {"location": queries.palace_location(q.conn, item.id), "item": item.to_dict()}
+
+
+def query_stats(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
+    data = queries.stats(q.conn, None if q.caller.trust == "full" else q.caller.stores)
+    data["projectors"] = Projections.positions(q.conn)
+    return data
+
+
+def query_tail(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
+    if q.caller.trust != "full":
+        raise NotFound("the event stream is only for the owner")
+    limit = args.get("limit", 1000)
+    events = []
+    for event in log.read(q.conn, args.get("after", 0), batch=limit):
+        events.append(event_to_wire(event))
+        if len(events) >= limit:
+            break
+    return {"events": events, "head_seq": log.head(q.conn).seq,
+            "pub_endpoint": q.extra.get("pub_endpoint")}
+
+
+def event_to_wire(event: Any) -> dict[str, Any]:
+    return event.to_dict()
+
+
+PLANS: dict[str, Callable[[dict[str, Any], Caller], Plan]] = {
+    "write": plan_write,
+    "update": plan_update,
+    "archive": plan_archive,
+    "link": plan_link,
+    "use": plan_use,
+    "palace.assign": plan_palace_assign,
+}
+QUERIES: dict[str, Callable[[QueryContext, dict[str, Any]], dict[str, Any]]] = {
+    "read": query_read,
+    "search": query_search,
+    "timeline": query_timeline,
+    "history": query_history,
+    "entities": query_entities,
+    "palace.list": query_palace_list,
+    "palace.get": query_palace_get,
+    "stats": query_stats,
+    "tail": query_tail,
+}

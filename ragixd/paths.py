@@ -1,0 +1,60 @@
+"""Default locations (XDG) for the data home, the config file and the IPC endpoints.
+
+Standard library only: the client imports this to find the daemon the same way it binds.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+APP = "ragix"
+SOCKET_NAME = "ragixd.sock"
+PUB_SOCKET_NAME = "ragixd-events.sock"
+
+
+def data_home(env: os._Environ | dict = os.environ) -> Path:
+    base = env.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / APP
+
+
+def config_file(env: os._Environ | dict = os.environ) -> Path:
+    base = env.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / APP / "ragixd.toml"
+
+
+def runtime_dir(env: os._Environ | dict = os.environ) -> Path:
+    """$XDG_RUNTIME_DIR/ragix, or a private per-user directory under the temp dir."""
+    base = env.get("XDG_RUNTIME_DIR")
+    if base:
+        return Path(base) / APP
+    return Path(tempfile.gettempdir()) / f"{APP}-{os.getuid()}"
+
+
+def ensure_private_dir(path: Path) -> Path:
+    """Create `path` with mode 0700, refusing one owned by someone else or open to others."""
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    info = path.stat()
+    if info.st_uid != os.getuid():
+        raise PermissionError(f"{path} is owned by another user")
+    if stat.S_IMODE(info.st_mode) & 0o077:
+        os.chmod(path, 0o700)
+    return path
+
+
+def default_endpoint(env: os._Environ | dict = os.environ) -> str:
+    return f"ipc://{runtime_dir(env) / SOCKET_NAME}"
+
+
+def pub_endpoint_for(endpoint: str) -> str | None:
+    """The PUB endpoint beside a request endpoint: a sibling socket, or the next TCP port."""
+    if endpoint.startswith("ipc://"):
+        path = Path(endpoint[len("ipc://"):])
+        return f"ipc://{path.with_name(path.stem + '-events' + path.suffix)}"
+    if endpoint.startswith("tcp://"):
+        host, _, port = endpoint[len("tcp://"):].rpartition(":")
+        if port.isdigit():
+            return f"tcp://{host}:{int(port) + 1}"
+    return None

@@ -1,0 +1,158 @@
+"""The single writer: one thread owns the write connection and commits commands in groups.
+
+Jobs queue up while a group commits; the next group takes everything waiting (up to
+max_group commands), so many writers share one transaction and one fsync. A job's callback
+runs only after its group has committed: an answer means the write is durable.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from .errors import Busy, RagixError, StoreError
+from .logs import get
+from .store.store import Store
+
+log = get("ragixd.writer")
+
+
+@dataclass
+class Job:
+    commands: list[Any]
+    actor: str
+    done: Callable[[list[Any], int], None]
+
+
+@dataclass
+class Call:
+    """Exclusive work on the writer thread (e.g. rebuild)."""
+
+    fn: Callable[[], Any]
+    done: Callable[[Any], None]
+
+
+_STOP = object()
+
+
+class Writer:
+    def __init__(self, store: Store, max_group: int = 1024,
+                 on_commit: Callable[[list[Any]], None] | None = None,
+                 on_start: Callable[[], None] | None = None,
+                 on_exit: Callable[[], None] | None = None) -> None:
+        self.store = store
+        self.max_group = max_group
+        self.on_commit = on_commit
+        self.on_start = on_start
+        self.on_exit = on_exit
+        self.queue: queue.Queue = queue.Queue()
+        self.committed = threading.Condition()
+        self._accepting = True
+        self._thread = threading.Thread(target=self._run, name="ragixd-writer", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    @property
+    def depth(self) -> int:
+        return self.queue.qsize()
+
+    def submit(self, commands: list[Any], actor: str, done: Callable[[list[Any], int], None]) -> None:
+        if not self._accepting:
+            raise Busy("the daemon is shutting down")
+        self.queue.put(Job(commands, actor, done))
+
+    def call(self, fn: Callable[[], Any], done: Callable[[Any], None]) -> None:
+        if not self._accepting:
+            raise Busy("the daemon is shutting down")
+        self.queue.put(Call(fn, done))
+
+    def wait_for_seq(self, seq: int, timeout: float) -> bool:
+        with self.committed:
+            return self.committed.wait_for(lambda: self.store.head_seq >= seq, timeout)
+
+    def stop(self, timeout: float = 30.0) -> None:
+        """Refuse new jobs, finish those queued, then end the thread."""
+        self._accepting = False
+        self.queue.put(_STOP)
+        self._thread.join(timeout)
+
+    def _run(self) -> None:
+        if self.on_start:
+            self.on_start()
+        try:
+            while True:
+                first = self.queue.get()
+                if first is _STOP:
+                    return
+                if isinstance(first, Call):
+                    self._call(first)
+                    continue
+                jobs, stop = self._gather(first)
+                self._commit(jobs)
+                if stop:
+                    return
+        finally:
+            if self.on_exit:
+                self.on_exit()
+
+    def _gather(self, first: Job) -> tuple[list[Job], bool]:
+        jobs = [first]
+        size = len(first.commands)
+        while size < self.max_group:
+            try:
+                nxt = self.queue.get_nowait()
+            except queue.Empty:
+                break
+            if nxt is _STOP:
+                return jobs, True
+            if isinstance(nxt, Call):
+                self._commit(jobs)
+                self._call(nxt)
+                jobs, size = [], 0
+                continue
+            jobs.append(nxt)
+            size += len(nxt.commands)
+        return jobs, False
+
+    def _commit(self, jobs: list[Job]) -> None:
+        if not jobs:
+            return
+        pairs = [(cmd, job.actor) for job in jobs for cmd in job.commands]
+        try:
+            group = self.store.execute_attributed(pairs)
+            results, seq = group.results, group.seq
+        except RagixError as err:
+            log.error("writer.group_failed", error=str(err), commands=len(pairs))
+            results, seq, group = [err] * len(pairs), self.store.head_seq, None
+        except Exception as err:  # a bug must not kill the writer
+            log.exception("writer.group_crashed", commands=len(pairs))
+            wrapped = StoreError(f"write failed: {err}")
+            results, seq, group = [wrapped] * len(pairs), self.store.head_seq, None
+        with self.committed:
+            self.committed.notify_all()
+        at = 0
+        for job in jobs:
+            part = results[at:at + len(job.commands)]
+            at += len(job.commands)
+            self._safe(job.done, part, seq)
+        if group is not None and group.events and self.on_commit:
+            self._safe(self.on_commit, group.events)
+
+    def _call(self, call: Call) -> None:
+        try:
+            result = call.fn()
+        except Exception as err:  # reported to the caller, never fatal
+            result = err if isinstance(err, RagixError) else StoreError(str(err))
+        with self.committed:
+            self.committed.notify_all()
+        self._safe(call.done, result)
+
+    @staticmethod
+    def _safe(fn: Callable[..., Any], *args: Any) -> None:
+        try:
+            fn(*args)
+        except Exception:
+            log.exception("writer.callback_failed")
