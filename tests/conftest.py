@@ -20,3 +20,11 @@ def store(tmp_path):
     s = Store(tmp_path / "memory.db", synchronous="NORMAL")
     yield s
     s.close()
+
+
+@pytest.fixture
+def daemon(tmp_path):
+    from support.daemon import Daemon
+    d = Daemon(tmp_path / "home").start()
+    yield d
+    d.stop()

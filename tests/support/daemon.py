@@ -1,0 +1,72 @@
+"""Start a real ragixd on a temporary home and a private ipc endpoint; poll until it answers."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from ragix_client import Client
+from ragixd.errors import RagixError
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Daemon:
+    def __init__(self, home: Path, extra_env: dict[str, str] | None = None, args: list[str] | None = None) -> None:
+        self.home = Path(home)
+        self.home.mkdir(parents=True, exist_ok=True)
+        self.endpoint = f"ipc://{self.home / 'ragixd.sock'}"
+        self.env = {**os.environ, "RAGIX_HOME": str(self.home), "RAGIX_ENDPOINT": self.endpoint,
+                    "XDG_CONFIG_HOME": str(self.home / "config"), **(extra_env or {})}
+        self.args = args or []
+        self.proc: subprocess.Popen | None = None
+        self.log_path = self.home / "ragixd.log"
+
+    def start(self, timeout: float = 20.0) -> "Daemon":
+        log = open(self.log_path, "ab")
+        self.proc = subprocess.Popen([sys.executable, "-m", "ragixd", *self.args], env=self.env,
+                                     stdout=log, stderr=log, cwd=ROOT)
+        log.close()
+        self.wait_ready(timeout)
+        return self
+
+    def wait_ready(self, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        client = Client(self.endpoint, timeout=0.5)
+        try:
+            while time.monotonic() < deadline:
+                if self.proc.poll() is not None:
+                    raise RuntimeError(f"ragixd exited with {self.proc.returncode}: {self.log()}")
+                try:
+                    client.status()
+                    return
+                except RagixError:
+                    continue
+            raise RuntimeError(f"ragixd did not become ready: {self.log()}")
+        finally:
+            client.close()
+
+    def client(self, timeout: float = 30.0) -> Client:
+        return Client(self.endpoint, timeout=timeout)
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")[-4000:] if self.log_path.exists() else ""
+
+    def stop(self, sig: int = signal.SIGTERM, timeout: float = 20.0) -> int:
+        if self.proc is None or self.proc.poll() is not None:
+            return self.proc.returncode if self.proc else 0
+        self.proc.send_signal(sig)
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            return self.proc.wait()
+
+    def kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
