@@ -121,8 +121,9 @@ def query_search(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
 
 
 def query_timeline(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
+    window = {k: v for k, v in args.items() if k not in ("before", "after")}
     items = queries.timeline(q.conn, args["anchor"], args.get("before", 5), args.get("after", 5),
-                             search_filters(args, q.caller))
+                             search_filters(window, q.caller))
     return {"items": [i.to_dict() for i in items], "count": len(items)}
 
 

@@ -1,0 +1,246 @@
+"""ragixctl: the command line for ragixd. One subcommand per op of the catalog, plus init,
+keys and service. Human output by default, --json everywhere.
+
+Exit codes: 0 success; 1 the daemon answered with an error (or verify found a problem);
+2 bad usage or invalid input; 3 the daemon could not be reached or timed out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, Callable
+
+from ragixd.errors import InvalidInput, ProtocolError, RagixError, Timeout, Unavailable
+from ragixd.ops.catalog import BY_NAME
+
+from . import render
+from .client import Client
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNAVAILABLE = 0, 1, 2, 3
+
+DESCRIPTION = """\
+ragixctl: talk to the ragix memory daemon (ragixd).
+
+Start the daemon first (`ragixd`, or `make run` in a checkout), then for example:
+  ragixctl write --title "Deploy window" --content "Fridays 14-16h" --tags ops,deploy
+  ragixctl search "deploy window" --k 5
+  ragixctl verify
+"""
+EPILOG = """\
+exit codes: 0 ok, 1 error answered by the daemon (or verify failed), 2 bad usage or input,
+3 daemon unreachable or timed out.
+endpoint: --endpoint, else $RAGIX_ENDPOINT, else ipc://$XDG_RUNTIME_DIR/ragix/ragixd.sock.
+"""
+
+
+def csv(value: str) -> list[str]:
+    return [v.strip() for v in value.split(",") if v.strip()]
+
+
+def _filters(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--tier", help="stm, mtm or ltm (comma-separated for several)")
+    p.add_argument("--type", help="fact, decision, definition, constraint, pattern, todo, pointer, note")
+    p.add_argument("--tags", type=csv, help="comma-separated; items must carry every one")
+    p.add_argument("--scope", help="project or domain scope")
+    p.add_argument("--store", help="private, shared or social")
+    p.add_argument("--after", help="created at or after this ISO-8601 time")
+    p.add_argument("--before", help="created before this ISO-8601 time")
+    p.add_argument("--include-archived", action="store_true", help="also return archived items")
+
+
+def _item_fields(p: argparse.ArgumentParser, required: bool) -> None:
+    p.add_argument("--title", required=required, help="at most 200 characters")
+    p.add_argument("--content", help="the memory itself (at most 3000 characters unless --type pointer); "
+                   "'-' reads standard input")
+    p.add_argument("--tags", type=csv, help="comma-separated tags")
+    p.add_argument("--entities", type=csv, help="comma-separated entities (people, systems)")
+    p.add_argument("--type", help="fact, decision, definition, constraint, pattern, todo, pointer, note")
+    p.add_argument("--tier", help="stm (default), mtm or ltm (mtm/ltm need --source)")
+    p.add_argument("--scope", help="project or domain scope (default: project)")
+    p.add_argument("--store", help="private (default), shared or social")
+    p.add_argument("--source", help="provenance source id, e.g. notes.md:3")
+    p.add_argument("--source-kind", choices=["chat", "doc", "tool", "mixed"])
+    p.add_argument("--confidence", type=float)
+
+
+FILTER_KEYS = ("tier", "type", "tags", "scope", "store", "after", "before")
+
+
+def _pick(ns: argparse.Namespace, keys: tuple[str, ...]) -> dict[str, Any]:
+    return {k: getattr(ns, k) for k in keys if getattr(ns, k, None) not in (None, [], "")}
+
+
+def _item_args(ns: argparse.Namespace) -> dict[str, Any]:
+    fields = _pick(ns, ("title", "content", "tags", "entities", "type", "tier", "scope", "store",
+                        "confidence"))
+    if fields.get("content") == "-":
+        fields["content"] = sys.stdin.read()
+    if ns.source or ns.source_kind:
+        fields["provenance"] = {k: v for k, v in (("source_id", ns.source), ("source_kind", ns.source_kind)) if v}
+    return fields
+
+
+# -- subcommand bodies: (client, namespace) -> (result, human text) ---------------------------
+
+def cmd_write(c: Client, ns) -> tuple[Any, str]:
+    r = c.write(**_item_args(ns))
+    return {"id": r["id"], "seq": r["seq"]}, r["id"] + ("  (duplicate: mention counted)" if r["status"] == "duplicate" else "")
+
+
+def cmd_update(c: Client, ns) -> tuple[Any, str]:
+    patch = _item_args(ns)
+    if not patch:
+        raise InvalidInput("patch", "give at least one field to change (e.g. --content)")
+    r = c.update(ns.id, patch=patch, reason=ns.reason)
+    return r, f"{r['id']}  {r['status']} (seq {r['seq']})"
+
+
+def cmd_archive(c: Client, ns) -> tuple[Any, str]:
+    r = c.archive(ns.id, reason=ns.reason)
+    return r, f"{r['id']}  {r['status']} (seq {r['seq']})"
+
+
+def cmd_link(c: Client, ns) -> tuple[Any, str]:
+    r = c.link(src=ns.src, dst=ns.dst, rel=ns.rel)
+    return r, f"{r['src']} --{r['rel']}--> {r['dst']}  {r['status']}"
+
+
+def cmd_use(c: Client, ns) -> tuple[Any, str]:
+    r = c.use(uses={i: ns.count for i in ns.ids})
+    return r, f"recorded usage of {r['recorded']} item(s) (seq {r['seq']})"
+
+
+def cmd_read(c: Client, ns) -> tuple[Any, str]:
+    r = c.read(*ns.ids, min_seq=ns.min_seq)
+    missing = set(ns.ids) - {i["id"] for i in r["items"]}
+    if missing:
+        raise _NotFoundAll(r, missing)
+    return r, render.render_items(r)
+
+
+def cmd_search(c: Client, ns) -> tuple[Any, str]:
+    args = {"query": ns.query, "k": ns.k, **_pick(ns, FILTER_KEYS), "min_seq": ns.min_seq}
+    if ns.include_archived:
+        args["include_archived"] = True
+    if ns.mode:
+        args["mode"] = ns.mode
+    r = c.search(**args)
+    return r, render.render_search(r)
+
+
+def cmd_timeline(c: Client, ns) -> tuple[Any, str]:
+    r = c.timeline(ns.anchor, before=ns.before, after=ns.after, min_seq=ns.min_seq)
+    return r, render.render_timeline(r, ns.anchor)
+
+
+def cmd_history(c: Client, ns) -> tuple[Any, str]:
+    r = c.history(ns.id, min_seq=ns.min_seq)
+    return r, render.render_history(r)
+
+
+def cmd_entities(c: Client, ns) -> tuple[Any, str]:
+    r = c.entities(query=ns.query or "", limit=ns.limit)
+    return r, render.render_entities(r)
+
+
+def cmd_stats(c: Client, ns) -> tuple[Any, str]:
+    r = c.stats()
+    return r, render.render_kv(r)
+
+
+def cmd_status(c: Client, ns) -> tuple[Any, str]:
+    r = c.status()
+    return r, render.render_kv(r)
+
+
+def cmd_verify(c: Client, ns) -> tuple[Any, str]:
+    r = c.verify(timeout=ns.timeout)
+    return r, render.render_verify(r)
+
+
+def cmd_rebuild(c: Client, ns) -> tuple[Any, str]:
+    r = c.rebuild(timeout=ns.timeout)
+    return r, f"rebuilt every projection from {r['events']} events (head seq {r['seq']})"
+
+
+def cmd_palace(c: Client, ns) -> tuple[Any, str]:
+    if ns.palace_cmd == "list":
+        r = c.palace_list(ns.path or "")
+    elif ns.palace_cmd == "get":
+        r = c.palace_get(ns.id)
+    else:
+        location = None
+        if ns.location:
+            parts = ns.location.strip("/").split("/")
+            if len(parts) != 3:
+                raise InvalidInput("location", "give domain/room/shelf")
+            location = dict(zip(("domain", "room", "shelf"), parts))
+        r = c.palace_assign(ns.id, **({"location": location} if location else {}))
+        return r, "/".join(r["location"][k] for k in ("domain", "room", "shelf", "card"))
+    return r, render.render_palace(r)
+
+
+class _NotFoundAll(Exception):
+    def __init__(self, result: dict, missing: set[str]) -> None:
+        self.result, self.missing = result, missing
+
+
+BODIES: dict[str, Callable[[Client, argparse.Namespace], tuple[Any, str]]] = {
+    "write": cmd_write, "update": cmd_update, "archive": cmd_archive, "link": cmd_link,
+    "use": cmd_use, "read": cmd_read, "search": cmd_search, "timeline": cmd_timeline,
+    "history": cmd_history, "entities": cmd_entities, "stats": cmd_stats, "status": cmd_status,
+    "verify": cmd_verify, "rebuild": cmd_rebuild, "palace": cmd_palace,
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    from .ctl_parser import build_parser
+    from .ctl_local import LOCAL_COMMANDS
+    parser = build_parser()
+    ns = parser.parse_args(argv)
+    if ns.command is None:
+        parser.print_help()
+        return EXIT_USAGE
+    if ns.command in LOCAL_COMMANDS:
+        return LOCAL_COMMANDS[ns.command](ns)
+    client = Client(ns.endpoint, timeout=ns.timeout)
+    try:
+        if ns.command == "tail":
+            from .ctl_local import tail
+            return tail(client, ns)
+        result, text = BODIES[ns.command](client, ns)
+    except _NotFoundAll as err:
+        _out(ns, err.result, render.render_items(err.result) if err.result["items"] else "")
+        print(f"ragixctl: not found: {', '.join(sorted(err.missing))}", file=sys.stderr)
+        return EXIT_FAILED
+    except RagixError as err:
+        return _error(err)
+    finally:
+        client.close()
+    _out(ns, result, text)
+    if ns.command == "verify" and not result.get("ok"):
+        return EXIT_FAILED
+    return EXIT_OK
+
+
+def _out(ns: argparse.Namespace, result: Any, text: str) -> None:
+    print(render.as_json(result) if ns.json else text)
+
+
+def _error(err: RagixError) -> int:
+    print(f"ragixctl: {err.code}: {err.message}", file=sys.stderr)
+    if isinstance(err, (Unavailable, Timeout)):
+        return EXIT_UNAVAILABLE
+    if isinstance(err, (InvalidInput, ProtocolError)):
+        return EXIT_USAGE
+    return EXIT_FAILED
+
+
+def spec_help(name: str) -> tuple[str, str]:
+    spec = BY_NAME[name]
+    return spec.summary, f"example:\n  {spec.example}"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

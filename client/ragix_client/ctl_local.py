@@ -1,0 +1,116 @@
+"""ragixctl subcommands that run locally (init, keys, service) and the event tail."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from ragixd import paths
+from ragixd.errors import RagixError
+
+from . import render
+from .client import Client
+
+CONFIG_TEMPLATE = """\
+# ragixd configuration. Every key can also be given as a flag or as RAGIX_<KEY>.
+# home = "{home}"
+# endpoint = "{endpoint}"
+# log_level = "info"            # debug, info, warning, error
+# max_message_bytes = 4194304   # requests over this size are refused
+# max_group = 1024              # commands per group commit
+# readers = 4                   # reader threads
+# synchronous = "FULL"          # FULL: every acknowledged write is fsynced
+# min_seq_timeout_s = 10
+# tcp_endpoint = "tcp://127.0.0.1:5710"       # optional, CURVE-authenticated
+# curve_secret_key_file = "~/.config/ragix/keys/server.key_secret"
+#
+# [trust]                        # CURVE client public key -> full, inner, familiar, public
+# "<client public key from ragixctl keys>" = "inner"
+"""
+
+
+def init(ns: argparse.Namespace) -> int:
+    home = Path(ns.home or os.environ.get("RAGIX_HOME") or paths.data_home()).expanduser()
+    config = Path(ns.config or os.environ.get("RAGIX_CONFIG") or paths.config_file()).expanduser()
+    home.mkdir(parents=True, exist_ok=True)
+    wrote = False
+    if not config.exists():
+        config.parent.mkdir(parents=True, exist_ok=True)
+        config.write_text(CONFIG_TEMPLATE.format(home=home, endpoint=paths.default_endpoint()))
+        wrote = True
+    result = {"home": str(home), "config": str(config), "config_written": wrote,
+              "endpoint": paths.default_endpoint()}
+    if ns.json:
+        print(render.as_json(result))
+    else:
+        print(f"data home:   {home}")
+        print(f"config file: {config}" + ("  (written)" if wrote else "  (kept as it was)"))
+        print(f"endpoint:    {result['endpoint']}")
+        print("next: start the daemon with `ragixd`, then `ragixctl status`")
+    return 0
+
+
+def keys(ns: argparse.Namespace) -> int:
+    from ragixd.curve import make_keys
+    directory = Path(ns.dir or paths.config_file().parent / "keys").expanduser()
+    public, secret = make_keys(directory, ns.name)
+    text = public.read_text()
+    key = next((line.split("=", 1)[1].strip().strip('"') for line in text.splitlines()
+                if line.strip().startswith("public-key")), "")
+    result = {"public_key_file": str(public), "secret_key_file": str(secret), "public_key": key}
+    if ns.json:
+        print(render.as_json(result))
+    else:
+        print(f"public key:  {key}\npublic file: {public}\nsecret file: {secret} (keep private)")
+        print(f'to admit this client, add to the daemon config:  [trust]  "{key}" = "inner"')
+    return 0
+
+
+def service(ns: argparse.Namespace) -> int:
+    from .service import install, status, uninstall
+    unit_dir = Path(ns.unit_dir).expanduser() if ns.unit_dir else None
+    actions = {"install": install, "uninstall": uninstall, "status": status}
+    result = actions[ns.action](unit_dir)
+    print(render.as_json(result) if ns.json else render.render_kv(result))
+    return 0 if result.get("ok", True) else 1
+
+
+def tail(client: Client, ns: argparse.Namespace) -> int:
+    """Print stored events after --from, then follow the live stream."""
+    shown = 0
+    if ns.from_seq is not None:
+        after = ns.from_seq
+        while True:
+            batch = client.tail(after=after, limit=1000)
+            for event in batch["events"]:
+                _print_event(ns, event)
+                shown += 1
+                if ns.count is not None and shown >= ns.count:
+                    return 0
+            if not batch["events"]:
+                break
+            after = batch["events"][-1]["seq"]
+    try:
+        for event in client.subscribe(timeout=ns.idle):
+            _print_event(ns, event)
+            shown += 1
+            if ns.count is not None and shown >= ns.count:
+                break
+    except KeyboardInterrupt:
+        pass
+    except RagixError as err:
+        print(f"ragixctl: {err.code}: {err.message}", file=sys.stderr)
+        return 3
+    return 0
+
+
+def _print_event(ns: argparse.Namespace, event: dict) -> None:
+    if ns.json:
+        print(render.as_json(event).replace("\n", ""), flush=True)
+    else:
+        print(render.render_event(event), flush=True)
+
+
+LOCAL_COMMANDS = {"init": init, "keys": keys, "service": service}

@@ -1,0 +1,116 @@
+"""ragixctl's argument parser: every subcommand with its summary and an example, taken from
+the op catalog so that --help cannot drift from the daemon's ops."""
+
+from __future__ import annotations
+
+import argparse
+
+from .ctl import DESCRIPTION, EPILOG, _filters, _item_fields, spec_help
+
+RAW = argparse.RawDescriptionHelpFormatter
+
+
+def _common(json_default: bool = False) -> argparse.ArgumentParser:
+    """Options accepted both before and after the subcommand."""
+    p = argparse.ArgumentParser(add_help=False)
+    p.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                   help="print the daemon's answer as JSON")
+    p.add_argument("--endpoint", default=argparse.SUPPRESS, help="daemon endpoint (ipc:// or tcp://)")
+    p.add_argument("--timeout", type=float, default=argparse.SUPPRESS, help="seconds to wait for an answer")
+    return p
+
+
+def _op(sub, name: str, common, cli_name: str | None = None, **kw) -> argparse.ArgumentParser:
+    summary, example = spec_help(name)
+    return sub.add_parser(cli_name or name, help=summary, description=summary, epilog=example,
+                          formatter_class=RAW, parents=[common], **kw)
+
+
+def _local(sub, name: str, summary: str, example: str, common) -> argparse.ArgumentParser:
+    return sub.add_parser(name, help=summary, description=summary, epilog=f"example:\n  {example}",
+                          formatter_class=RAW, parents=[common])
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = _common()
+    parser = argparse.ArgumentParser(prog="ragixctl", description=DESCRIPTION, epilog=EPILOG,
+                                     formatter_class=RAW)
+    parser.add_argument("--json", action="store_true", help="print the daemon's answer as JSON")
+    parser.add_argument("--endpoint", help="daemon endpoint (default: $RAGIX_ENDPOINT or the XDG ipc socket)")
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for an answer (default 60)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    _op(sub, "status", common)
+    p = _op(sub, "write", common)
+    _item_fields(p, required=True)
+    p = _op(sub, "update", common)
+    p.add_argument("id")
+    _item_fields(p, required=False)
+    p.add_argument("--reason", default="update", help="why (kept in the revision history)")
+    p = _op(sub, "archive", common)
+    p.add_argument("id")
+    p.add_argument("--reason", default="archive")
+    p = _op(sub, "link", common)
+    p.add_argument("src")
+    p.add_argument("dst")
+    p.add_argument("--rel", default="related",
+                   help="supports, contradicts, refines, supersedes, depends_on, references, derived_from, related")
+    p = _op(sub, "use", common)
+    p.add_argument("ids", nargs="+")
+    p.add_argument("--count", type=int, default=1)
+    p = _op(sub, "read", common)
+    p.add_argument("ids", nargs="+", metavar="ID")
+    p.add_argument("--min-seq", type=int, default=0, help="wait until the daemon has applied this seq")
+    p = _op(sub, "search", common)
+    p.add_argument("query")
+    p.add_argument("--k", type=int, default=10, help="how many results (default 10)")
+    p.add_argument("--mode", choices=["fts", "vector", "hybrid"])
+    p.add_argument("--min-seq", type=int, default=0)
+    _filters(p)
+    p = _op(sub, "timeline", common)
+    p.add_argument("anchor", metavar="ID")
+    p.add_argument("--before", type=int, default=5)
+    p.add_argument("--after", type=int, default=5)
+    p.add_argument("--min-seq", type=int, default=0)
+    p = _op(sub, "history", common)
+    p.add_argument("id")
+    p.add_argument("--min-seq", type=int, default=0)
+    p = _op(sub, "entities", common)
+    p.add_argument("--query", help="substring of the entity name")
+    p.add_argument("--limit", type=int, default=50)
+    _op(sub, "stats", common)
+    _op(sub, "verify", common)
+    _op(sub, "rebuild", common)
+    p = _op(sub, "tail", common)
+    p.add_argument("--from", dest="from_seq", type=int, default=None,
+                   help="first print the stored events after this seq")
+    p.add_argument("--count", type=int, default=None, help="stop after this many events")
+    p.add_argument("--idle", type=float, default=None, help="stop after this many idle seconds")
+
+    palace = sub.add_parser("palace", help="Browse and assign memory palace locations.",
+                            description="The memory palace: domain/room/shelf/card.",
+                            epilog="examples:\n  ragixctl palace list\n  ragixctl palace list default/ops\n"
+                                   "  ragixctl palace get MEM-0123456789abcdef\n"
+                                   "  ragixctl palace assign MEM-0123456789abcdef --location default/ops/decision",
+                            formatter_class=RAW, parents=[common])
+    psub = palace.add_subparsers(dest="palace_cmd", metavar="ACTION", required=True)
+    p = _op(psub, "palace.list", common, "list")
+    p.add_argument("path", nargs="?", default="")
+    p = _op(psub, "palace.get", common, "get")
+    p.add_argument("id")
+    p = _op(psub, "palace.assign", common, "assign")
+    p.add_argument("id")
+    p.add_argument("--location", help="domain/room/shelf (default: derived from the item)")
+
+    p = _local(sub, "init", "Create the data home and a commented config file.", "ragixctl init", common)
+    p.add_argument("--home", help="data directory (default $RAGIX_HOME or $XDG_DATA_HOME/ragix)")
+    p.add_argument("--config", help="config file to write (default $XDG_CONFIG_HOME/ragix/ragixd.toml)")
+    p = _local(sub, "keys", "Make a CURVE key pair for TCP clients or the server.",
+               "ragixctl keys --name laptop --dir ~/.config/ragix/keys", common)
+    p.add_argument("--name", default="client")
+    p.add_argument("--dir", help="where to write NAME.key and NAME.key_secret")
+    p = _local(sub, "service", "Install, remove or inspect the systemd user unit.",
+               "ragixctl service install", common)
+    p.add_argument("action", choices=["install", "uninstall", "status"])
+    p.add_argument("--unit-dir", help="default ~/.config/systemd/user")
+    return parser

@@ -1,0 +1,124 @@
+"""Human-readable output for ragixctl: one small function per kind of answer."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable
+
+
+def _line(*parts: Any) -> str:
+    return "  ".join(str(p) for p in parts if p not in (None, ""))
+
+
+def item_block(item: dict[str, Any]) -> str:
+    tags = ",".join(item.get("tags", []))
+    head = _line(item["id"], f"[{item['tier']}/{item['type']}]", f"store={item['store']}",
+                 f"tags={tags}" if tags else "", "(archived)" if item.get("archived") else "")
+    lines = [head, f"  title:   {item['title']}"]
+    if item.get("content"):
+        lines.append("  content: " + item["content"].replace("\n", "\n           "))
+    if item.get("entities"):
+        lines.append("  entities: " + ", ".join(item["entities"]))
+    prov = item.get("provenance") or {}
+    if prov.get("source_id"):
+        lines.append(f"  source:  {prov.get('source_kind')}:{prov['source_id']}")
+    lines.append(f"  created: {item['created_at']}  updated: {item['updated_at']}  "
+                 f"used: {item['usage_count']}  mentions: {item['mention_count']}")
+    return "\n".join(lines)
+
+
+def render_items(result: dict[str, Any]) -> str:
+    items = result.get("items", [])
+    return "\n\n".join(item_block(i) for i in items) if items else "(no items)"
+
+
+def render_search(result: dict[str, Any]) -> str:
+    if not result["items"]:
+        return "(no matches)"
+    rows = [f"{hit['score']:>9.4f}  {hit['id']}  {hit['title']}" for hit in result["items"]]
+    return "\n".join(["    score  id                    title", *rows])
+
+
+def render_history(result: dict[str, Any]) -> str:
+    rows = []
+    for rev in result["revisions"]:
+        snap = rev["snapshot"]
+        rows.append(f"#{rev['revision']:<3} seq {rev['seq']:<6} {rev['changed_at']}  {rev['reason']:<10} "
+                    f"by {rev['actor']}: {snap['title']}")
+    return "\n".join(rows) or "(no revisions)"
+
+
+def render_timeline(result: dict[str, Any], anchor: str = "") -> str:
+    rows = []
+    for item in result["items"]:
+        mark = ">" if item["id"] == anchor else " "
+        rows.append(f"{mark} {item['created_at']}  {item['id']}  {item['title']}")
+    return "\n".join(rows)
+
+
+def render_kv(result: dict[str, Any], indent: str = "") -> str:
+    rows = []
+    for key, value in result.items():
+        if isinstance(value, dict):
+            rows.append(f"{indent}{key}:")
+            rows.append(render_kv(value, indent + "  ") if value else f"{indent}  (none)")
+        else:
+            rows.append(f"{indent}{key}: {value}")
+    return "\n".join(rows)
+
+
+def render_verify(result: dict[str, Any]) -> str:
+    if result.get("ok"):
+        return f"ok: hash chain verified over {result['events']} events; projections match a replay"
+    if not result.get("chain_ok"):
+        return (f"FAILED: the hash chain breaks at seq {result.get('broken_seq')}: "
+                f"{result.get('reason')}")
+    parts = []
+    if not result.get("fts_ok", True):
+        parts.append("the full-text index does not match the items")
+    if result.get("mismatched_tables"):
+        parts.append("projections differ from a replay: " + ", ".join(result["mismatched_tables"]))
+    return "FAILED: " + "; ".join(parts) + " (run `ragixctl rebuild`)"
+
+
+def render_entities(result: dict[str, Any]) -> str:
+    rows = [f"{e['mention_count']:>5}  {e['name']}  ({e['store']}, {len(e['item_ids'])} items)"
+            for e in result["entities"]]
+    return "\n".join(rows) or "(no entities)"
+
+
+def render_palace(result: dict[str, Any]) -> str:
+    if "children" in result:
+        head = f"{result['level']}s under /{result['path']} ({result['count']} items)"
+        return "\n".join([head, *(f"  {c['name']}  ({c['count']})" for c in result["children"])])
+    loc = result.get("location")
+    where = "/".join(loc[k] for k in ("domain", "room", "shelf", "card")) if loc else "(not placed)"
+    return f"{where}\n{item_block(result['item'])}"
+
+
+def render_event(event: dict[str, Any]) -> str:
+    payload = event.get("payload", {})
+    target = payload.get("id") or payload.get("item", {}).get("id") or payload.get("src") or ""
+    return f"{event['seq']:>7}  {event['ts']}  {event['type']:<16} {target}  by {event['actor']}"
+
+
+def as_json(result: Any) -> str:
+    return json.dumps(result, ensure_ascii=False, indent=2, default=_bytes_hex)
+
+
+def _bytes_hex(value: Any) -> Any:
+    if isinstance(value, (bytes, bytearray)):
+        return value.hex()
+    raise TypeError(f"not JSON serialisable: {type(value).__name__}")
+
+
+RENDERERS: dict[str, Callable[[dict[str, Any]], str]] = {
+    "read": render_items,
+    "search": render_search,
+    "history": render_history,
+    "verify": render_verify,
+    "entities": render_entities,
+    "palace": render_palace,
+    "status": render_kv,
+    "stats": render_kv,
+}

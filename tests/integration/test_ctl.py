@@ -1,0 +1,100 @@
+"""ragixctl, twice: in process (logic, exit codes, JSON shapes) and as a subprocess."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from ragix_client import ctl
+
+
+def run(daemon, capsys, *args, stdin=None, monkeypatch=None):
+    code = ctl.main(["--endpoint", daemon.endpoint, *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_write_read_search_forms(daemon, capsys):
+    code, out, _ = run(daemon, capsys, "write", "--title", "Deploy window", "--content",
+                       "Fridays 14-16h", "--tags", "ops,deploy", "--type", "decision",
+                       "--tier", "stm", "--scope", "infra")
+    assert code == 0 and out.strip().startswith("MEM-")
+    item_id = out.strip()
+    code, out, _ = run(daemon, capsys, "--json", "write", "--title", "Rollback", "--content", "previous image")
+    data = json.loads(out)
+    assert set(data) == {"id", "seq"} and data["seq"] == 2
+    code, out, _ = run(daemon, capsys, "read", item_id)
+    assert code == 0 and "Deploy window" in out and "tags=ops,deploy" in out
+    code, out, _ = run(daemon, capsys, "--json", "search", "deploy", "--k", "5", "--tier", "stm",
+                       "--type", "decision", "--tags", "ops,deploy")
+    hits = json.loads(out)["items"]
+    assert [h["id"] for h in hits] == [item_id]
+    assert {"id", "title", "score"} <= set(hits[0])
+    code, out, _ = run(daemon, capsys, "search", "deploy", "--tier", "ltm")
+    assert code == 0 and "(no matches)" in out
+
+
+def test_history_timeline_stats_verify_rebuild(daemon, capsys):
+    ids = [run(daemon, capsys, "write", "--title", f"note {i}", "--content", f"body {i}")[1].strip()
+           for i in range(3)]
+    code, out, _ = run(daemon, capsys, "update", ids[0], "--content", "changed", "--reason", "typo")
+    assert code == 0 and "updated" in out
+    code, out, _ = run(daemon, capsys, "history", ids[0])
+    assert "#1" in out and "#2" in out and "typo" in out
+    code, out, err = run(daemon, capsys, "timeline", ids[1])
+    assert code == 0, err
+    assert out.count("MEM-") == 3 and "> " in out
+    code, out, _ = run(daemon, capsys, "--json", "stats")
+    assert json.loads(out)["items"] == 3
+    code, out, _ = run(daemon, capsys, "--json", "verify")
+    assert code == 0 and json.loads(out)["ok"] is True
+    code, out, _ = run(daemon, capsys, "rebuild")
+    assert code == 0 and "rebuilt" in out
+    code, out, _ = run(daemon, capsys, "--json", "status")
+    assert json.loads(out)["head_seq"] == 4
+
+
+def test_exit_codes(daemon, capsys, tmp_path):
+    code, _, err = run(daemon, capsys, "write", "--title", "x" * 300)
+    assert code == 2 and "invalid_input" in err and "title" in err
+    code, _, err = run(daemon, capsys, "read", "MEM-0000000000000000")
+    assert code == 1 and "not found" in err
+    code = ctl.main(["--endpoint", f"ipc://{tmp_path}/nobody.sock", "--timeout", "0.3", "status"])
+    assert code == 3
+    assert "is the daemon running" in capsys.readouterr().err
+
+
+def test_tail_prints_stored_then_live_events(daemon, capsys):
+    c = daemon.client()
+    c.write(title="first")
+    code, out, _ = run(daemon, capsys, "tail", "--from", "0", "--count", "1")
+    assert code == 0 and "item.created" in out
+
+
+def test_init_writes_a_config_once(tmp_path, capsys):
+    cfg = tmp_path / "cfg" / "ragixd.toml"
+    assert ctl.main(["--json", "init", "--home", str(tmp_path / "h"), "--config", str(cfg)]) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert first["config_written"] and cfg.exists() and (tmp_path / "h").is_dir()
+    assert ctl.main(["--json", "init", "--home", str(tmp_path / "h"), "--config", str(cfg)]) == 0
+    assert json.loads(capsys.readouterr().out)["config_written"] is False
+
+
+def test_help_has_an_example_for_every_command():
+    from ragix_client.ctl_parser import build_parser
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    for name, p in sub.choices.items():
+        assert "example" in (p.epilog or ""), name
+
+
+def test_as_a_subprocess(daemon):
+    env = {**daemon.env}
+    proc = subprocess.run([sys.executable, "-m", "ragix_client.ctl", "--json", "write", "--title", "cli",
+                           "--content", "from a subprocess"], env=env, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    item_id = json.loads(proc.stdout)["id"]
+    proc = subprocess.run([sys.executable, "-m", "ragix_client.ctl", "--json", "search", "subprocess"],
+                          env=env, capture_output=True, text=True, timeout=60)
+    assert json.loads(proc.stdout)["items"][0]["id"] == item_id
