@@ -129,10 +129,13 @@ def _create(cmd: CreateItem, view: StateView, ctx: Context) -> Decision:
         if dup is not None:
             return Decision([ev.NewEvent(ev.ITEM_MENTIONED, {"id": dup.id})],
                             {"id": dup.id, "status": "duplicate"})
-    item_id = cmd.fields.get("id") or ctx.new_id()
-    if not is_item_id(item_id):
+    item_id = cmd.fields.get("id")
+    if item_id is None:
+        # 64 random bits: a collision is left to the table's unique constraint.
+        item_id = ctx.new_id()
+    elif not is_item_id(item_id):
         raise InvalidInput("id", f"is not an item id (MEM-…): {item_id!r}")
-    if view.exists(item_id):
+    elif view.exists(item_id):
         raise Conflict(f"item {item_id} already exists", id=item_id)
     for _rel, target in probe.links:
         _existing(view, target, "links")

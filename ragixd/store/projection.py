@@ -79,10 +79,10 @@ class ConnectionView:
         return self.conn.execute("SELECT 1 FROM memory_items WHERE id=?", (item_id,)).fetchone() is not None
 
     def find_duplicate(self, store: str, content_hash: str) -> MemoryItem | None:
-        row = self.conn.execute(
-            "SELECT min(id) FROM memory_items WHERE store=? AND content_hash=? AND archived=0",
-            (store, content_hash)).fetchone()
-        return self.get_item(row[0]) if row and row[0] else None
+        rows = self.conn.execute(
+            "SELECT rid, id FROM memory_items WHERE store=? AND content_hash=? AND archived=0",
+            (store, content_hash)).fetchall()
+        return self.get_item(min(rows)[1]) if rows else None
 
     def link_exists(self, src: str, dst: str, rel: str) -> bool:
         row = self.conn.execute(

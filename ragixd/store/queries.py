@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+import msgpack
 from typing import Any
 
 import apsw
@@ -44,7 +44,7 @@ def history(conn: apsw.Connection, item_id: str) -> list[dict[str, Any]]:
         "WHERE item_id=? ORDER BY revision_num", (item_id,))
     return [
         {"revision": num, "seq": seq, "event_id": eid, "changed_at": at, "reason": reason,
-         "actor": actor, "snapshot": json.loads(snap)}
+         "actor": actor, "snapshot": msgpack.unpackb(snap, raw=False)}
         for num, seq, eid, at, reason, actor, snap in rows
     ]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+import msgpack
 
 import apsw
 
@@ -20,11 +20,10 @@ CREATE TABLE memory_revisions (
     changed_at   TEXT NOT NULL,
     reason       TEXT NOT NULL,
     actor        TEXT NOT NULL,
-    snapshot     TEXT NOT NULL
+    snapshot     BLOB NOT NULL   -- msgpack of the item as it was after the change
 );
 CREATE UNIQUE INDEX idx_revisions_item ON memory_revisions(item_id, revision_num);
 """
-_JSON = json.JSONEncoder(ensure_ascii=False, sort_keys=True)
 NEXT_NUM_SQL = "SELECT coalesce(max(revision_num), 0) + 1 FROM memory_revisions WHERE item_id=?"
 INSERT_SQL = (
     "INSERT INTO memory_revisions(item_id, revision_num, seq, event_id, changed_at, reason, actor, snapshot) "
@@ -42,6 +41,6 @@ class RevisionsProjector:
             return
         for change in changes:
             num = 1 if change.before is None else conn.execute(NEXT_NUM_SQL, (change.after.id,)).fetchone()[0]
-            snapshot = _JSON.encode(change.after.to_dict())
+            snapshot = msgpack.packb(change.after.to_dict(), use_bin_type=True)
             conn.execute(INSERT_SQL, (change.after.id, num, event.seq, event.id, event.ts, reason,
                                       event.actor, snapshot))
