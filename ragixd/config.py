@@ -40,6 +40,10 @@ class Settings:
     min_seq_timeout_s: float = 10.0
     # CURVE client public key (z85) -> trust level; [trust] table of the config file.
     trust: Mapping[str, str] = field(default_factory=dict)
+    # The serving embedder first, then any others to keep back-filled ([embedder] and
+    # [[extra_embedders]] in the file; RAGIX_EMBEDDER=hash|ollama|onnx|none picks the backend).
+    embedders: tuple[Mapping[str, Any], ...] = ({"backend": "hash"},)
+    recall: Mapping[str, Any] = field(default_factory=dict)
     sources: Mapping[str, str] = field(default_factory=dict)
 
     @property
@@ -82,7 +86,7 @@ def resolve(flags: Mapping[str, Any] | None = None, env: Mapping[str, str] | Non
     values: dict[str, Any] = {}
     sources: dict[str, str] = {}
     for f in fields(Settings):
-        if f.name in ("config_file", "trust", "sources"):
+        if f.name in ("config_file", "trust", "sources", "embedders", "recall"):
             continue
         for source, mapping, key in (("flag", flags, f.name), ("env", env, "RAGIX_" + f.name.upper()),
                                      ("file", file_data, f.name)):
@@ -98,7 +102,26 @@ def resolve(flags: Mapping[str, Any] | None = None, env: Mapping[str, str] | Non
     if not isinstance(trust, dict) or not all(v in ("full", "inner", "familiar", "public") for v in trust.values()):
         raise ConfigError("[trust] must map client public keys to full, inner, familiar or public")
     return Settings(config_file=config_file if config_file.is_file() else None, trust=trust,
-                    sources=sources, **values)
+                    sources=sources, embedders=_embedders(flags, env, file_data),
+                    recall=_table(file_data, "recall"), **values)
+
+
+def _table(data: Mapping[str, Any], key: str) -> dict[str, Any]:
+    value = data.get(key, {})
+    if not isinstance(value, dict):
+        raise ConfigError(f"[{key}] must be a table")
+    return dict(value)
+
+
+def _embedders(flags: Mapping[str, Any], env: Mapping[str, str], data: Mapping[str, Any]) -> tuple[dict, ...]:
+    serving = _table(data, "embedder") or {"backend": "hash"}
+    backend = flags.get("embedder") or env.get("RAGIX_EMBEDDER")
+    if backend:
+        serving = {"backend": backend} if backend != serving.get("backend") else serving
+    extra = data.get("extra_embedders", [])
+    if not isinstance(extra, list) or not all(isinstance(e, dict) for e in extra):
+        raise ConfigError("[[extra_embedders]] must be a list of tables")
+    return (serving, *extra)
 
 
 def _cast(name: str, value: Any, where: str) -> Any:

@@ -93,6 +93,17 @@ class RecordRefusal:
     op: str = ""
 
 
+@dataclass(frozen=True)
+class RecordEmbedding:
+    """A vector computed off the write path (slow embedders), for the content it was made from."""
+
+    id: str
+    model: str
+    vector: bytes
+    dimension: int
+    content_hash: str
+
+
 @dataclass
 class Decision:
     events: list[ev.NewEvent] = field(default_factory=list)
@@ -225,6 +236,17 @@ def _refusal(cmd: RecordRefusal, view: StateView, ctx: Context) -> Decision:
     return Decision([ev.NewEvent(ev.WRITE_REFUSED, payload)], {"status": "refused"})
 
 
+def _embedding(cmd: RecordEmbedding, view: StateView, ctx: Context) -> Decision:
+    item = _existing(view, cmd.id)
+    if len(cmd.vector) != 4 * cmd.dimension or cmd.dimension <= 0:
+        raise InvalidInput("vector", f"must hold {cmd.dimension} float32 values")
+    if item.archived or item.content_hash != cmd.content_hash:
+        return Decision([], {"id": item.id, "status": "stale"})
+    payload = {"id": item.id, "model": cmd.model, "dimension": cmd.dimension,
+               "vector": bytes(cmd.vector), "content_hash": cmd.content_hash}
+    return Decision([ev.NewEvent(ev.ITEM_EMBEDDED, payload)], {"id": item.id, "status": "embedded"})
+
+
 DECIDERS: dict[type, Callable[[Any, StateView, Context], Decision]] = {
     CreateItem: _create,
     UpdateItem: _update,
@@ -235,6 +257,7 @@ DECIDERS: dict[type, Callable[[Any, StateView, Context], Decision]] = {
     CreateLink: _link,
     AssignPalace: _palace,
     RecordRefusal: _refusal,
+    RecordEmbedding: _embedding,
 }
 
 

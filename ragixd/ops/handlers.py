@@ -110,14 +110,42 @@ def search_filters(args: Mapping[str, Any], caller: Caller) -> Filters:
     return Filters(**{**f.__dict__, "visible_stores": caller.stores})
 
 
+def _hybrid(q: QueryContext, args: dict[str, Any], k: int):
+    memory = q.extra.get("memory")
+    mode = args.get("mode", "hybrid")
+    filters = search_filters(args, q.caller)
+    if memory is None:
+        if mode == "vector":
+            raise InvalidInput("mode", "vector search needs an embedder, and none is configured")
+        return [_Hit(i, s) for i, s in queries.search(q.conn, args["query"], filters, k)], "fts"
+    return memory.search.search(q.conn, args["query"], filters, k, mode)
+
+
+@dataclass
+class _Hit:
+    item: Any
+    score: float
+
+
 def query_search(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
-    mode = args.get("mode", "fts")
-    if mode != "fts":
-        raise InvalidInput("mode", f"mode {mode!r} needs the retrieval engine, which is not enabled")
-    hits = queries.search(q.conn, args["query"], search_filters(args, q.caller), args.get("k", 10))
-    items = [{"id": i.id, "title": i.title, "score": round(s, 6), "tier": i.tier, "type": i.type,
-              "tags": list(i.tags), "item": i.to_dict()} for i, s in hits]
-    return {"items": items, "count": len(items), "mode": "fts"}
+    hits, used = _hybrid(q, args, args.get("k", 10))
+    items = [{"id": h.item.id, "title": h.item.title, "score": round(h.score, 6), "tier": h.item.tier,
+              "type": h.item.type, "tags": list(h.item.tags), "item": h.item.to_dict()} for h in hits]
+    return {"items": items, "count": len(items), "mode": used}
+
+
+def query_recall(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
+    from ..retrieval.recall import recall
+    search_args = {**args, "mode": args.get("search_mode", "hybrid")}
+    hits, used = _hybrid(q, search_args, args.get("k", 20))
+    out = recall(hits, args.get("mode", "inject"), args.get("budget", 2000), args.get("catalog_k", 10))
+    out["search_mode"] = used
+    return out
+
+
+def query_embedders(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
+    memory = q.extra.get("memory")
+    return {"embedders": memory.embedder_status() if memory else []}
 
 
 def query_timeline(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -180,6 +208,8 @@ PLANS: dict[str, Callable[[dict[str, Any], Caller], Plan]] = {
 QUERIES: dict[str, Callable[[QueryContext, dict[str, Any]], dict[str, Any]]] = {
     "read": query_read,
     "search": query_search,
+    "recall": query_recall,
+    "embedders": query_embedders,
     "timeline": query_timeline,
     "history": query_history,
     "entities": query_entities,

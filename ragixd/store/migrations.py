@@ -18,6 +18,7 @@ from .projectors.links import LINKS_DDL
 from .projectors.palace import PALACE_DDL
 from .projectors.refusals import REFUSALS_DDL
 from .projectors.revisions import REVISIONS_DDL
+from .projectors.vectors import VECTORS_DDL
 
 POSITIONS_DDL = """
 CREATE TABLE projector_positions (name TEXT PRIMARY KEY, seq INTEGER NOT NULL) WITHOUT ROWID;
@@ -41,6 +42,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         POSITIONS_DDL, ITEMS_DDL, REVISIONS_DDL, LINKS_DDL, PALACE_DDL, ENTITIES_DDL, FTS_DDL,
         REFUSALS_DDL))),
     Migration(2, "tag table for indexed tag filters", ITEM_TAGS_DDL),
+    Migration(3, "vector bookkeeping per model", VECTORS_DDL),
 )
 LATEST = MIGRATIONS[-1].version
 

@@ -17,11 +17,12 @@ from .projectors.links import LinksProjector
 from .projectors.palace import PalaceProjector
 from .projectors.refusals import RefusalsProjector
 from .projectors.revisions import RevisionsProjector
+from .projectors.vectors import VectorsProjector
 
 
 def default_projectors() -> list[Projector]:
     return [ItemsProjector(), FtsProjector(), RevisionsProjector(), LinksProjector(),
-            PalaceProjector(), EntitiesProjector(), RefusalsProjector()]
+            PalaceProjector(), EntitiesProjector(), RefusalsProjector(), VectorsProjector()]
 
 
 def item_changes(conn: apsw.Connection, event: Event) -> list[ItemChange]:

@@ -15,7 +15,7 @@ import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import apsw
 
@@ -34,6 +34,10 @@ REPLAY_BATCH = 20_000
 NOT_PROJECTED = ("memory_events", "schema_migrations")
 
 
+# Adds derived events to a decision before it is appended (e.g. embedding vectors).
+Enricher = Callable[[list, ConnectionView, cmds.Context], list]
+
+
 class _ApplyFailed(Exception):
     """Applying a decided command failed; the group is retried with isolation."""
 
@@ -48,8 +52,10 @@ class GroupResult:
 
 
 class Store:
-    def __init__(self, path: str | Path, *, synchronous: str = "FULL") -> None:
+    def __init__(self, path: str | Path, *, synchronous: str = "FULL",
+                 enrichers: Sequence[Enricher] = ()) -> None:
         self.path = Path(path)
+        self.enrichers = list(enrichers)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.synchronous = synchronous
         self.projections = Projections()
@@ -116,7 +122,10 @@ class Store:
                      out: GroupResult, isolate: bool) -> log.Head:
         ctx = cmds.Context(ts=now_ts(), actor=actor)
         try:
-            decision = cmds.decide(command, ConnectionView(conn), ctx)
+            view = ConnectionView(conn)
+            decision = cmds.decide(command, view, ctx)
+            for enrich in self.enrichers:
+                decision.events.extend(enrich(decision.events, view, ctx))
         except RagixError as err:
             out.results.append(err)
             return head

@@ -1,0 +1,142 @@
+"""Memory: the store plus retrieval (embedders, the usearch projection, back-fill, hybrid
+search), behind the interface the writer and the server use. Also usable in process.
+
+The first embedder is the one that serves queries; every configured embedder is kept
+complete by a back-filler, and fast ones (the hash embedder) also embed inline as writes
+are decided, so their vectors commit with the write.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from .embed.protocol import Embedder
+from .embed.registry import make_embedder
+from .errors import ConfigError
+from .logs import get
+from .retrieval.backfill import Backfiller, embed_commands, missing, progress
+from .retrieval.embedding import InlineEmbedding
+from .retrieval.hybrid import HybridSearch, RecallConfig
+from .retrieval.vector_store import VectorStore
+from .store.store import GroupResult, Store
+
+logger = get("ragixd.memory")
+INLINE_BACKENDS = ("hash",)
+
+
+def build_embedders(specs: Sequence[dict[str, Any]]) -> list[tuple[Embedder, bool]]:
+    """(embedder, inline?) for each spec; a spec with backend 'none' disables vectors."""
+    out = []
+    for spec in specs:
+        backend = spec.get("backend", "hash")
+        if backend == "none":
+            continue
+        out.append((make_embedder(dict(spec)), backend in INLINE_BACKENDS))
+    names = [e.model_name for e, _ in out]
+    if len(set(names)) != len(names):
+        raise ConfigError(f"two embedders share a model name: {names}")
+    return out
+
+
+class Memory:
+    def __init__(self, home: Path, *, synchronous: str = "FULL",
+                 embedders: Sequence[dict[str, Any]] = ({"backend": "hash"},),
+                 recall: RecallConfig | None = None, backfill: bool = True) -> None:
+        self.home = Path(home)
+        self.home.mkdir(parents=True, exist_ok=True)
+        self.embedders = build_embedders(embedders)
+        inline = [InlineEmbedding(e) for e, is_inline in self.embedders if is_inline]
+        self.store = Store(self.home / "ragix.db", synchronous=synchronous, enrichers=inline)
+        self.vectors = VectorStore(self.home / "vectors")
+        self.vectors.open(self.store.reader())
+        serving = self.embedders[0][0] if self.embedders else None
+        self.search = HybridSearch(recall or RecallConfig(), self.vectors, serving)
+        self.submit: Callable[[list[Any]], list[Any]] = self._submit_direct
+        self.backfillers: list[Backfiller] = []
+        self._backfill = backfill
+
+    # -- the interface the writer uses --------------------------------------------------------
+
+    @property
+    def head_seq(self) -> int:
+        return self.store.head_seq
+
+    def execute_attributed(self, pairs: Sequence[tuple[Any, str]]) -> GroupResult:
+        group = self.store.execute_attributed(pairs)
+        if group.events:
+            self.vectors.apply(self.store.reader(), group.events)
+            for backfiller in self.backfillers:
+                backfiller.wake()
+        return group
+
+    def execute(self, commands: Sequence[Any], actor: str = "local") -> GroupResult:
+        return self.execute_attributed([(c, actor) for c in commands])
+
+    def rebuild(self) -> dict[str, Any]:
+        result = self.store.rebuild()
+        self.vectors.reset()
+        self.vectors.catch_up(self.store.reader())
+        return result
+
+    # -- back-fill ---------------------------------------------------------------------------
+
+    def start_backfill(self, submit: Callable[[list[Any]], list[Any]] | None = None) -> None:
+        """Start one back-filler per embedder; `submit` sends commands through the writer."""
+        if not self._backfill:
+            return
+        self.submit = submit or self._submit_direct
+        for embedder, _inline in self.embedders:
+            filler = Backfiller(embedder, self.store.reader, lambda: self.store.head_seq, self.submit)
+            filler.start()
+            self.backfillers.append(filler)
+
+    def fill_vectors(self, batch: int = 256) -> int:
+        """Embed every item that lacks a vector, synchronously (tests, benchmarks, import)."""
+        total = 0
+        conn = self.store.reader()
+        for embedder, _inline in self.embedders:
+            while True:
+                todo = missing(conn, embedder.model_name, batch)
+                if not todo:
+                    break
+                self._submit_direct(embed_commands(embedder, todo))
+                total += len(todo)
+        return total
+
+    def _submit_direct(self, commands: list[Any]) -> list[Any]:
+        return self.execute(commands, actor="backfill").results
+
+    def applied_seq(self) -> int:
+        """The seq every projection has reached, vectors and available back-fills included."""
+        seq = min(self.store.head_seq, max(self.vectors.seq, 0) if self.embedders else self.store.head_seq)
+        for filler in self.backfillers:
+            if filler.available and not _is_inline(filler.embedder, self.embedders):
+                seq = min(seq, filler.caught_up_seq)
+        return seq
+
+    def embedder_status(self) -> list[dict[str, Any]]:
+        conn = self.store.reader()
+        serving = self.search.embedder.model_name if self.search.embedder else None
+        out = []
+        for embedder, inline in self.embedders:
+            filler = next((f for f in self.backfillers if f.embedder is embedder), None)
+            out.append({
+                "model": embedder.model_name, "dimension": embedder.dimension, "inline": inline,
+                "serving": embedder.model_name == serving,
+                "indexed": self.vectors.counts().get(embedder.model_name, 0),
+                **progress(conn, embedder.model_name),
+                "available": filler.available if filler else True,
+                "error": filler.last_error if filler else "",
+            })
+        return out
+
+    def close(self) -> None:
+        for filler in self.backfillers:
+            filler.stop()
+        self.vectors.save()
+        self.store.close()
+
+
+def _is_inline(embedder: Embedder, embedders: list[tuple[Embedder, bool]]) -> bool:
+    return any(e is embedder and inline for e, inline in embedders)

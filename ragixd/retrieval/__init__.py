@@ -1,0 +1,1 @@
+"""Retrieval: embedding on the write path, the usearch vector projection, hybrid recall."""

@@ -1,0 +1,166 @@
+"""The usearch projection: one vector index per embedding model, keyed by item row id.
+
+It follows the log after each commit (item.embedded adds or replaces a vector; archiving or
+superseding removes the item from every index), remembers the last seq it reflects, and
+saves checkpoints beside the database. On open it loads each index file and catches up from
+the log; a missing or damaged file is rebuilt from the log, which holds every vector.
+Archived and superseded items are therefore never returned.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Iterable
+
+import apsw
+import numpy as np
+
+from ..domain import events as ev
+from ..domain.events import Event
+from ..logs import get
+from ..store import log
+from ..vectors.index import VectorIndex
+from .embedding import vector_from_bytes
+
+logger = get("ragixd.vectors")
+REMOVING = (ev.ITEM_ARCHIVED, ev.ITEM_SUPERSEDED)
+
+
+def _safe_name(model: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in model)
+
+
+class VectorStore:
+    def __init__(self, directory: Path, checkpoint_every_s: float = 30.0) -> None:
+        self.directory = Path(directory)
+        self.indexes: dict[str, VectorIndex] = {}
+        self.seq = 0
+        self.checkpoint_every_s = checkpoint_every_s
+        self._last_save = time.monotonic()
+        self._lock = threading.RLock()
+
+    def _index(self, model: str, dimension: int) -> VectorIndex:
+        index = self.indexes.get(model)
+        if index is None:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            index = VectorIndex(self.directory / f"{_safe_name(model)}.usearch", dimension, model=model)
+            self.indexes[model] = index
+        return index
+
+    # -- opening and catching up -------------------------------------------------------------
+
+    def open(self, conn: apsw.Connection) -> dict[str, int]:
+        """Load every model's index named in the store, then catch up from the log."""
+        models = conn.execute("SELECT model, max(dimension) FROM item_vectors GROUP BY model").fetchall()
+        start = None
+        loaded: dict[str, int] = {}
+        for model, dimension in models:
+            index = self._index(model, dimension)
+            checkpoint = index.load()
+            if checkpoint is None:
+                index.clear()
+                checkpoint = 0
+                logger.info("vectors.rebuild", model=model)
+            loaded[model] = checkpoint
+            start = checkpoint if start is None else min(start, checkpoint)
+        self.seq = start or 0
+        replayed = self.catch_up(conn, loaded)
+        logger.info("vectors.open", models=sorted(loaded), seq=self.seq, replayed=replayed)
+        return loaded
+
+    def catch_up(self, conn: apsw.Connection, loaded: dict[str, int] | None = None) -> int:
+        """Apply the log's events after the current seq (per model checkpoint when given)."""
+        count = 0
+        batch: list[Event] = []
+        for event in log.read(conn, self.seq):
+            if event.type in (ev.ITEM_EMBEDDED, *REMOVING):
+                batch.append(event)
+            if len(batch) >= 5000:
+                count += self._apply(conn, batch, loaded)
+                batch = []
+        count += self._apply(conn, batch, loaded)
+        self.seq = log.head(conn).seq
+        return count
+
+    # -- following commits -------------------------------------------------------------------
+
+    def apply(self, conn: apsw.Connection, events: list[Event]) -> None:
+        """Apply committed events (called by the writer after each commit)."""
+        relevant = [e for e in events if e.type in (ev.ITEM_EMBEDDED, *REMOVING)]
+        with self._lock:
+            self._apply(conn, relevant)
+            if events:
+                self.seq = max(self.seq, events[-1].seq)
+        if time.monotonic() - self._last_save > self.checkpoint_every_s:
+            self.save()
+
+    def _apply(self, conn: apsw.Connection, events: list[Event], loaded: dict[str, int] | None = None) -> int:
+        if not events:
+            return 0
+        ids = {e.payload["id"] for e in events}
+        rows = _rows_for(conn, ids)
+        adds: dict[str, dict[int, np.ndarray]] = {}
+        for e in events:
+            found = rows.get(e.payload["id"])
+            if found is None:
+                continue
+            rid, archived = found
+            if e.type == ev.ITEM_EMBEDDED:
+                model = e.payload["model"]
+                if loaded is not None and e.seq <= loaded.get(model, 0):
+                    continue  # this index's checkpoint already holds it
+                vector = vector_from_bytes(e.payload["vector"], e.payload["dimension"])
+                self._index(model, e.payload["dimension"])
+                adds.setdefault(model, {})[rid] = vector
+            else:
+                for model, pending in adds.items():
+                    pending.pop(rid, None)
+                for index in self.indexes.values():
+                    index.remove([rid])
+        archived = {rid for rid, is_archived in rows.values() if is_archived}
+        for model, pending in adds.items():
+            keep = {rid: v for rid, v in pending.items() if rid not in archived}
+            if keep:
+                self.indexes[model].add(np.fromiter(keep, dtype=np.uint64), np.stack(list(keep.values())))
+        return len(events)
+
+    def save(self) -> None:
+        with self._lock:
+            for index in self.indexes.values():
+                try:
+                    index.save(self.seq)
+                except Exception:  # a failed checkpoint only costs a longer catch-up
+                    logger.exception("vectors.save_failed", model=index.model)
+            self._last_save = time.monotonic()
+
+    def reset(self) -> None:
+        """Forget every vector (after a rebuild of the store the log is read again)."""
+        with self._lock:
+            for index in self.indexes.values():
+                index.clear()
+            self.seq = 0
+
+    # -- reading -----------------------------------------------------------------------------
+
+    def search(self, model: str, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
+        index = self.indexes.get(model)
+        if index is None or len(index) == 0:
+            return []
+        return index.search(vector, k)
+
+    def counts(self) -> dict[str, int]:
+        return {model: len(index) for model, index in self.indexes.items()}
+
+
+def _rows_for(conn: apsw.Connection, ids: Iterable[str]) -> dict[str, tuple[int, bool]]:
+    out: dict[str, tuple[int, bool]] = {}
+    ids = list(ids)
+    for i in range(0, len(ids), 500):
+        chunk = ids[i:i + 500]
+        rows = conn.execute(
+            f"SELECT id, rid, archived FROM memory_items WHERE id IN ({','.join('?' * len(chunk))})", chunk)
+        for item_id, rid, archived in rows:
+            out[item_id] = (rid, bool(archived))
+    return out
