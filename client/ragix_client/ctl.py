@@ -129,6 +129,37 @@ def cmd_search(c: Client, ns) -> tuple[Any, str]:
     return r, render.render_search(r)
 
 
+def cmd_recall(c: Client, ns) -> tuple[Any, str]:
+    args = {"query": ns.query, "budget": ns.budget, "mode": ns.mode, "k": ns.k,
+            **_pick(ns, FILTER_KEYS), "min_seq": ns.min_seq}
+    r = c.recall(**args)
+    parts = [r["text"]] if r.get("text") else []
+    if "catalog_text" in r:
+        parts.append(r["catalog_text"])
+    return r, "\n".join(parts) or "(nothing to recall)"
+
+
+def cmd_embedders(c: Client, ns) -> tuple[Any, str]:
+    r = c.embedders()
+    rows = [f"{'*' if e['serving'] else ' '} {e['model']:<24} dim {e['dimension']:<5} "
+            f"{e['embedded']}/{e['items']} items embedded, {e['indexed']} indexed"
+            f"{'' if e['available'] else '  UNAVAILABLE: ' + e.get('error', '')}"
+            for e in r["embedders"]]
+    return r, "\n".join(rows) or "(no embedders: lexical search only)"
+
+
+def cmd_pipe(c: Client, ns) -> tuple[Any, str]:
+    from .ctl_pipe import pipe
+    r = pipe(c, ns.query, ns.source or [], ns.budget, ns.tags or [], ns.k)
+    return r, r.get("text", "")
+
+
+def cmd_pull(c: Client, ns) -> tuple[Any, str]:
+    from .ctl_pipe import pull, read_stdin
+    written = pull(c, read_stdin(), ns.title, ns.tags or [], ns.type)
+    return {"items": written}, "\n".join(w["id"] for w in written)
+
+
 def cmd_timeline(c: Client, ns) -> tuple[Any, str]:
     r = c.timeline(ns.anchor, before=ns.before, after=ns.after, min_seq=ns.min_seq)
     return r, render.render_timeline(r, ns.anchor)
@@ -190,7 +221,8 @@ BODIES: dict[str, Callable[[Client, argparse.Namespace], tuple[Any, str]]] = {
     "write": cmd_write, "update": cmd_update, "archive": cmd_archive, "link": cmd_link,
     "use": cmd_use, "read": cmd_read, "search": cmd_search, "timeline": cmd_timeline,
     "history": cmd_history, "entities": cmd_entities, "stats": cmd_stats, "status": cmd_status,
-    "verify": cmd_verify, "rebuild": cmd_rebuild, "palace": cmd_palace,
+    "verify": cmd_verify, "rebuild": cmd_rebuild, "palace": cmd_palace, "recall": cmd_recall,
+    "embedders": cmd_embedders, "pipe": cmd_pipe, "pull": cmd_pull,
 }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from .ctl import DESCRIPTION, EPILOG, _filters, _item_fields, spec_help
+from .ctl import DESCRIPTION, EPILOG, _filters, _item_fields, csv, spec_help
 
 RAW = argparse.RawDescriptionHelpFormatter
 
@@ -64,9 +64,30 @@ def build_parser() -> argparse.ArgumentParser:
     p = _op(sub, "search", common)
     p.add_argument("query")
     p.add_argument("--k", type=int, default=10, help="how many results (default 10)")
-    p.add_argument("--mode", choices=["fts", "vector", "hybrid"])
+    p.add_argument("--mode", choices=["fts", "vector", "hybrid"], help="default hybrid")
     p.add_argument("--min-seq", type=int, default=0)
     _filters(p)
+    p = _op(sub, "recall", common)
+    p.add_argument("query")
+    p.add_argument("--budget", type=int, default=2000, help="token budget (tokens = ceil(chars/4))")
+    p.add_argument("--mode", choices=["inject", "catalog", "hybrid"], default="inject")
+    p.add_argument("--k", type=int, default=20, help="candidates considered")
+    p.add_argument("--min-seq", type=int, default=0)
+    _filters(p)
+    _op(sub, "embedders", common)
+    p = _local(sub, "pipe", "Ingest files (optional) and print the memory for a topic as inject blocks.",
+               'ragixctl pipe "summarize" --source docs/ --budget 3000 | ollama run llama3.2', common)
+    p.add_argument("query")
+    p.add_argument("--source", nargs="+", help="files or directories to ingest first")
+    p.add_argument("--budget", type=int, default=3000)
+    p.add_argument("--tags", type=csv, help="tags for ingested chunks")
+    p.add_argument("--k", type=int, default=20)
+    p = _local(sub, "pull", "Store standard input as memory (e.g. an LLM's answer).",
+               'ragixctl pipe "topic" | ollama run mistral | ragixctl pull --title "Topic summary" --tags summary',
+               common)
+    p.add_argument("--title", help="default: the first line of the input")
+    p.add_argument("--tags", type=csv)
+    p.add_argument("--type", help="memory type (default note)")
     p = _op(sub, "timeline", common)
     p.add_argument("anchor", metavar="ID")
     p.add_argument("--before", type=int, default=5)

@@ -1,0 +1,152 @@
+"""Retrieval in process: vectors committed with writes, the usearch projection's lifecycle,
+hybrid search, recall modes."""
+
+from pathlib import Path
+
+import pytest
+
+from ragixd.domain import commands as c
+from ragixd.memory import Memory
+from ragixd.retrieval.hybrid import RecallConfig
+from ragixd.retrieval.recall import count_tokens, recall
+from ragixd.store.filters import Filters
+
+DOCS = [
+    ("Deploy window", "Deploys happen on Fridays between 14 and 16h", ["ops"]),
+    ("Database upkeep", "Postgres vacuum tuning for the large events table", ["db"]),
+    ("Sécurité réseau", "Le pare-feu bloque le port 22 depuis l'extérieur", ["security"]),
+    ("Holiday", "Alice goes skiing in the Alps every February", ["team"]),
+    ("Coffee", "The office espresso machine needs descaling monthly", ["office"]),
+]
+
+
+@pytest.fixture
+def memory(tmp_path):
+    m = Memory(tmp_path / "home", synchronous="OFF", backfill=False)
+    for title, content, tags in DOCS:
+        m.execute([c.CreateItem({"title": title, "content": content, "tags": tags})])
+    yield m
+    m.close()
+
+
+def ids_for(memory, query, mode="hybrid", k=5, **filters):
+    hits, used = memory.search.search(memory.store.reader(), query, Filters(**filters), k, mode)
+    return [h.item.title for h in hits], used
+
+
+def test_every_write_commits_its_vector(memory):
+    events = [e.type for e in memory.store.events()]
+    assert events.count("item.embedded") == len(DOCS)
+    status = memory.embedder_status()[0]
+    assert status["embedded"] == status["items"] == status["indexed"] == len(DOCS)
+
+
+def test_vectors_add_candidates_that_full_text_misses(memory):
+    # Typos defeat the full-text index; character n-grams still land near the right item.
+    fts, _ = ids_for(memory, "postgress vacum", mode="fts")
+    assert fts == []
+    vec, used = ids_for(memory, "postgress vacum", mode="hybrid")
+    assert used == "hybrid" and vec[0] == "Database upkeep"
+
+
+def test_hybrid_is_deterministic_and_ties_break_by_id(memory):
+    from datetime import datetime, timezone
+    now = datetime(2030, 1, 1, tzinfo=timezone.utc)  # recency is part of the score
+    first = memory.search.search(memory.store.reader(), "database vacuum", Filters(), 5, "hybrid", now)[0]
+    for _ in range(3):
+        again = memory.search.search(memory.store.reader(), "database vacuum", Filters(), 5, "hybrid", now)[0]
+        assert [(h.item.id, h.score) for h in again] == [(h.item.id, h.score) for h in first]
+    scores = [h.score for h in first]
+    assert scores == sorted(scores, reverse=True)
+
+
+def test_filters_apply_to_vector_candidates(memory):
+    titles, _ = ids_for(memory, "skiing in the alps", mode="vector", tags=("db",))
+    assert titles == ["Database upkeep"]
+
+
+def test_archived_items_are_never_returned(memory):
+    hits, _ = memory.search.search(memory.store.reader(), "Alice goes skiing in the Alps", Filters(), 5, "vector")
+    holiday = hits[0].item.id
+    assert hits[0].item.title == "Holiday"
+    memory.execute([c.ArchiveItem(holiday)])
+    titles, _ = ids_for(memory, "skiing Alps", mode="vector")
+    assert "Holiday" not in titles
+    assert memory.vectors.counts()[memory.search.embedder.model_name] == len(DOCS) - 1
+
+
+def test_updates_replace_the_vector(memory):
+    hits, _ = memory.search.search(memory.store.reader(), "espresso", Filters(), 1, "vector")
+    memory.execute([c.UpdateItem(hits[0].item.id, {"content": "Tea kettle in the kitchen"})])
+    titles, _ = ids_for(memory, "kettle tea", mode="vector", k=1)
+    assert titles == ["Coffee"]
+
+
+def test_the_index_survives_a_restart_and_is_rebuilt_when_damaged(tmp_path):
+    home = tmp_path / "home"
+    m = Memory(home, synchronous="OFF", backfill=False)
+    for title, content, tags in DOCS:
+        m.execute([c.CreateItem({"title": title, "content": content, "tags": tags})])
+    m.close()
+    m = Memory(home, synchronous="OFF", backfill=False)
+    assert sum(m.vectors.counts().values()) == len(DOCS)
+    m.close()
+    index_file = next((home / "vectors").glob("*.usearch"))
+    index_file.write_bytes(b"garbage" * 10)
+    m = Memory(home, synchronous="OFF", backfill=False)
+    assert sum(m.vectors.counts().values()) == len(DOCS)
+    titles, _ = ids_for(m, "Alice goes skiing in the Alps", mode="vector", k=1)
+    assert titles == ["Holiday"]
+    m.close()
+
+
+def test_catch_up_after_writes_that_missed_the_checkpoint(tmp_path):
+    home = tmp_path / "home"
+    m = Memory(home, synchronous="OFF", backfill=False)
+    m.execute([c.CreateItem({"title": "one", "content": "first"})])
+    m.vectors.save()
+    m.execute([c.CreateItem({"title": "two", "content": "second"})])
+    m.store.close()  # a crash: no final checkpoint
+    m = Memory(home, synchronous="OFF", backfill=False)
+    assert sum(m.vectors.counts().values()) == 2
+    m.close()
+
+
+def test_no_embedder_means_lexical_search(tmp_path):
+    m = Memory(tmp_path / "h", synchronous="OFF", embedders=[{"backend": "none"}], backfill=False)
+    m.execute([c.CreateItem({"title": "Deploy window", "content": "Fridays"})])
+    titles, used = ids_for(m, "deploy", mode="hybrid")
+    assert titles == ["Deploy window"] and used == "fts"
+    m.close()
+
+
+def test_a_model_added_later_is_back_filled(tmp_path):
+    home = tmp_path / "h"
+    m = Memory(home, synchronous="OFF", embedders=[{"backend": "none"}], backfill=False)
+    for title, content, tags in DOCS:
+        m.execute([c.CreateItem({"title": title, "content": content, "tags": tags})])
+    m.close()
+    m = Memory(home, synchronous="OFF", backfill=False)
+    assert m.embedder_status()[0]["missing"] == len(DOCS)
+    assert m.fill_vectors() == len(DOCS)
+    assert m.embedder_status()[0]["missing"] == 0
+    assert m.store.verify()["ok"]
+    m.close()
+
+
+def test_blend_fusion_is_available(tmp_path):
+    m = Memory(tmp_path / "h", synchronous="OFF", backfill=False, recall=RecallConfig(fusion="blend"))
+    for title, content, tags in DOCS:
+        m.execute([c.CreateItem({"title": title, "content": content, "tags": tags})])
+    titles, _ = ids_for(m, "postgres vacuum")
+    assert titles[0] == "Database upkeep"
+    m.close()
+
+
+def test_inject_respects_the_budget_and_catalog_lists(memory):
+    hits, _ = memory.search.search(memory.store.reader(), "deploy database security", Filters(), 5, "hybrid")
+    out = recall(hits, "hybrid", budget=60, catalog_k=3)
+    assert out["tokens"] <= 60 and count_tokens(out["text"]) <= 60
+    assert out["text"].startswith("[MEMORY: MEM-") and out["text"].rstrip().endswith("[/MEMORY]")
+    assert len(out["catalog"]) == 3 and '"memory_catalog"' in out["catalog_text"]
+    assert recall(hits, "inject", budget=1, catalog_k=3)["injected"] == []
