@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from functools import lru_cache
 from hashlib import blake2b
+from itertools import pairwise
 
 import numpy as np
 
@@ -21,15 +23,17 @@ from ragixd.embed.text import STOP_WORDS, char_ngrams, words
 FEATURE_VERSION = 1
 DEFAULT_DIMENSION = 384
 
-# Relative weights of the three feature families (each word's n-gram block has this norm).
+# Relative weights of the feature families; NGRAM_WEIGHT is the norm of one word's n-gram block,
+# so long words do not outweigh short ones. Pairs stay light: at 384 buckets they mostly collide.
 WORD_WEIGHT = 1.0
-PAIR_WEIGHT = 0.6
-NGRAM_WEIGHT = 0.8
+PAIR_WEIGHT = 0.25
+NGRAM_WEIGHT = 2.0
 
-_CACHE_LIMIT = 200_000
+_CACHE_LIMIT = 50_000  # entries per cache; bounds memory to tens of MB
 _EMPTY_FEATURE = "\x00empty"
 
 
+@lru_cache(maxsize=1 << 17)  # n-grams recur across words far more than words recur
 def feature_hash(feature: str) -> int:
     """A stable 64-bit hash of one feature string."""
     return int.from_bytes(blake2b(feature.encode("utf-8"), digest_size=8).digest(), "little")
@@ -47,44 +51,41 @@ class HashEmbedder:
         self._pair_cache: dict[str, tuple[int, float]] = {}
 
     def embed_batch(self, texts: list[str]) -> np.ndarray:
-        rows: list[np.ndarray] = []
-        cols: list[np.ndarray] = []
-        vals: list[np.ndarray] = []
-        for row, text in enumerate(texts):
-            idx, val = self._features(text)
-            rows.append(np.full(len(idx), row, dtype=np.int64))
-            cols.append(idx)
-            vals.append(val)
         n = len(texts)
         if n == 0:
             return np.zeros((0, self.dimension), dtype=np.float32)
-        flat = np.concatenate(rows) * self.dimension + np.concatenate(cols)
-        dense = np.bincount(flat, weights=np.concatenate(vals), minlength=n * self.dimension)
+        batch = _Batch()
+        for row, text in enumerate(texts):
+            self._collect(row, text, batch)
+        # One scatter-add for the whole batch: numpy per text would cost more than the hashing.
+        lengths = [len(c) for c in batch.word_cols]
+        rows = np.concatenate([np.repeat(batch.word_rows, lengths), batch.pair_rows])
+        cols = np.concatenate([*batch.word_cols, np.asarray(batch.pair_cols, dtype=np.int64)])
+        word_vals = np.concatenate([*batch.word_vals, np.empty(0)]) * np.repeat(
+            batch.word_scale, lengths
+        )
+        vals = np.concatenate([word_vals, batch.pair_vals])
+        flat = rows.astype(np.int64) * self.dimension + cols
+        dense = np.bincount(flat, weights=vals, minlength=n * self.dimension)
         return normalise_rows(dense.reshape(n, self.dimension))
 
-    def _features(self, text: str) -> tuple[np.ndarray, np.ndarray]:
+    def _collect(self, row: int, text: str, batch: _Batch) -> None:
+        """Append the features of one text to the batch."""
         tokens = words(text)
         content = [w for w in tokens if w not in STOP_WORDS] or tokens
         if not content:
             col, sign = self._pair(_EMPTY_FEATURE)
-            return np.array([col], dtype=np.int64), np.array([sign], dtype=np.float64)
-        idx_parts: list[np.ndarray] = []
-        val_parts: list[np.ndarray] = []
+            batch.add_pair(row, col, sign)
+            return
         for word, count in Counter(content).items():
-            idx, val = self._word(word)
-            idx_parts.append(idx)
-            val_parts.append(val * _sublinear(count))
-        pairs = Counter(f"{a} {b}" for a, b in zip(content, content[1:]))
-        if pairs:
-            pair_cols = np.empty(len(pairs), dtype=np.int64)
-            pair_vals = np.empty(len(pairs), dtype=np.float64)
-            for i, (pair, count) in enumerate(pairs.items()):
-                col, sign = self._pair(pair)
-                pair_cols[i] = col
-                pair_vals[i] = sign * PAIR_WEIGHT * _sublinear(count)
-            idx_parts.append(pair_cols)
-            val_parts.append(pair_vals)
-        return np.concatenate(idx_parts), np.concatenate(val_parts)
+            cols, vals = self._word(word)
+            batch.word_rows.append(row)
+            batch.word_cols.append(cols)
+            batch.word_vals.append(vals)
+            batch.word_scale.append(_sublinear(count))
+        for pair, count in Counter(f"{a} {b}" for a, b in pairwise(content)).items():
+            col, sign = self._pair(pair)
+            batch.add_pair(row, col, sign * PAIR_WEIGHT * _sublinear(count))
 
     def _word(self, word: str) -> tuple[np.ndarray, np.ndarray]:
         """The word's own feature plus its n-gram block, cached because words repeat (Zipf)."""
@@ -120,4 +121,22 @@ class HashEmbedder:
 
 
 def _sublinear(count: int) -> float:
-    return 1.0 + math.log(count)
+    return 1.0 if count == 1 else 1.0 + math.log(count)
+
+
+class _Batch:
+    """Feature lists of one embed_batch call, turned into arrays once at the end."""
+
+    def __init__(self) -> None:
+        self.word_rows: list[int] = []
+        self.word_cols: list[np.ndarray] = []
+        self.word_vals: list[np.ndarray] = []
+        self.word_scale: list[float] = []
+        self.pair_rows: list[int] = []
+        self.pair_cols: list[int] = []
+        self.pair_vals: list[float] = []
+
+    def add_pair(self, row: int, col: int, value: float) -> None:
+        self.pair_rows.append(row)
+        self.pair_cols.append(col)
+        self.pair_vals.append(value)

@@ -7,7 +7,8 @@ backends are imported only when asked for, so the hash default never loads onnxr
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ragixd.embed.protocol import Embedder
 from ragixd.errors import ConfigError
@@ -39,7 +40,9 @@ BACKENDS: dict[str, tuple[Callable[[dict[str, Any]], Embedder], frozenset[str]]]
     "ollama": (_ollama, frozenset({"model", "url", "timeout", "batch_size", "dimension"})),
     "onnx": (
         _onnx,
-        frozenset({"model_path", "tokenizer_path", "model_name", "max_tokens", "batch_size", "threads"}),
+        frozenset(
+            {"model_path", "tokenizer_path", "model_name", "max_tokens", "batch_size", "threads"}
+        ),
     ),
 }
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
 
 WORD_RE = re.compile(r"[a-z0-9]+")
 
@@ -59,7 +58,6 @@ def is_stop_word(word: str) -> bool:
     return word in STOP_WORDS
 
 
-@lru_cache(maxsize=65536)
 def char_ngrams(word: str, low: int = 3, high: int = 5) -> tuple[str, ...]:
     """Character n-grams of `word` with boundary markers ('<' and '>'), lengths low..high."""
     padded = f"<{word}>"

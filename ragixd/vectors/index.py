@@ -6,21 +6,25 @@ verified on load. It is a cache of what the store implies, never the source of t
 file is missing, damaged, or from another model, `load()` returns None and the caller rebuilds
 it from the store, replaying only events after the checkpoint seq it returns otherwise.
 
-Thread safety: one lock serialises every call, so readers may search while one writer adds;
-searches are sub-millisecond, so the lock is not a bottleneck at this scale.
+Thread safety: one lock serialises every call on the in-memory index, so readers may search
+while one writer adds; searches are sub-millisecond, and a checkpoint holds the lock only for an
+in-memory copy, so the lock is not a bottleneck at this scale.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import threading
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 import numpy as np
 from usearch.index import Index
+
+from ragixd.errors import StoreError
 
 SIDECAR_FORMAT = 1
 
@@ -43,15 +47,16 @@ class VectorIndex:
         self.path = Path(path)
         self.dimension = dimension
         self.model = model
-        self._params = dict(
-            ndim=dimension,
-            metric=metric,
-            dtype=dtype,
-            connectivity=connectivity,
-            expansion_add=expansion_add,
-            expansion_search=expansion_search,
-        )
+        self._params = {
+            "ndim": dimension,
+            "metric": metric,
+            "dtype": dtype,
+            "connectivity": connectivity,
+            "expansion_add": expansion_add,
+            "expansion_search": expansion_search,
+        }
         self._lock = threading.Lock()
+        self._save_lock = threading.Lock()  # one checkpoint at a time (they share temp names)
         self._index = Index(**self._params)
 
     @property
@@ -68,7 +73,7 @@ class VectorIndex:
 
     def add(self, keys: Iterable[int] | np.ndarray, vectors: np.ndarray) -> None:
         """Insert vectors under keys, replacing any vector already stored under a key."""
-        keys_arr = np.asarray(keys, dtype=np.uint64).reshape(-1)
+        keys_arr = _as_keys(keys)
         vecs = np.asarray(vectors, dtype=np.float32).reshape(len(keys_arr), self.dimension)
         if len(keys_arr) == 0:
             return
@@ -85,11 +90,11 @@ class VectorIndex:
 
     def remove(self, keys: Iterable[int] | np.ndarray) -> int:
         """Remove keys (absent ones are ignored); return how many were removed."""
-        keys_arr = np.asarray(list(keys) if not isinstance(keys, np.ndarray) else keys)
+        keys_arr = _as_keys(keys)
         if keys_arr.size == 0:
             return 0
         with self._lock:
-            return int(self._index.remove(keys_arr.astype(np.uint64).reshape(-1)))
+            return int(self._index.remove(keys_arr))
 
     def search(
         self, vector: np.ndarray, k: int, exclude: set[int] | None = None
@@ -114,47 +119,68 @@ class VectorIndex:
         return []
 
     def save(self, checkpoint_seq: int) -> None:
-        """Write the index and its sidecar atomically; the sidecar names the checkpoint seq."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        """Write the index and its sidecar atomically; the sidecar names the checkpoint seq.
+
+        The index file is replaced first, then the sidecar: a crash in between leaves a sidecar
+        whose checksum no longer matches, which load() reports as "rebuild".
+        """
+        with self._save_lock:
+            self._save(int(checkpoint_seq))
+
+    def _save(self, seq: int) -> None:
         tmp = self.path.with_name(self.path.name + ".tmp")
-        with self._lock:
-            self._index.save(str(tmp))
-            count = len(self._index)
-        _fsync(tmp)
-        meta = {
-            "format": SIDECAR_FORMAT,
-            "model": self.model,
-            "dimension": self.dimension,
-            "metric": str(self._params["metric"]),
-            "dtype": str(self._params["dtype"]),
-            "count": count,
-            "seq": int(checkpoint_seq),
-            "size": tmp.stat().st_size,
-            "checksum": _file_checksum(tmp),
-        }
-        os.replace(tmp, self.path)
         side_tmp = self.sidecar_path.with_name(self.sidecar_path.name + ".tmp")
-        side_tmp.write_text(json.dumps(meta, sort_keys=True))
-        _fsync(side_tmp)
-        os.replace(side_tmp, self.sidecar_path)
-        _fsync_dir(self.path.parent)
+        try:
+            # Serialise in memory under the lock (a copy), write to disk outside it: searches
+            # wait for a memcpy, not for the disk.
+            with self._lock:
+                blob = bytes(self._index.save())
+                count = len(self._index)
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            _write_synced(tmp, blob)
+            meta = {
+                "format": SIDECAR_FORMAT,
+                "model": self.model,
+                "dimension": self.dimension,
+                "metric": str(self._params["metric"]),
+                "dtype": str(self._params["dtype"]),
+                "count": count,
+                "seq": seq,
+                "size": len(blob),
+                "checksum": _checksum(blob),
+            }
+            os.replace(tmp, self.path)
+            _write_synced(side_tmp, json.dumps(meta, sort_keys=True).encode("utf-8"))
+            os.replace(side_tmp, self.sidecar_path)
+            _fsync_dir(self.path.parent)
+        except (OSError, RuntimeError) as exc:
+            for leftover in (tmp, side_tmp):
+                with contextlib.suppress(OSError):
+                    leftover.unlink(missing_ok=True)
+            raise StoreError(
+                f"cannot save vector index {self.path}: {exc}", path=str(self.path)
+            ) from exc
 
     def load(self) -> int | None:
         """Restore from disk and return the checkpoint seq, or None if the caller must rebuild.
 
         None means: no checkpoint, a sidecar that does not match this model or dimension, or an
         index file whose size or checksum differs from the sidecar (truncated or damaged). The
-        in-memory index is left empty in that case.
+        in-memory index is left as it was in that case.
         """
         meta = self._read_sidecar()
-        if meta is None or not self.path.exists():
+        if meta is None:
             return None
-        if self.path.stat().st_size != meta["size"] or _file_checksum(self.path) != meta["checksum"]:
+        try:
+            blob = self.path.read_bytes()
+        except OSError:
+            return None
+        if len(blob) != meta["size"] or _checksum(blob) != meta["checksum"]:
             return None
         fresh = Index(**self._params)
         try:
-            fresh.load(str(self.path))
-        except Exception:  # usearch raises bare RuntimeError/ValueError on bad files
+            fresh.load(blob)
+        except (RuntimeError, ValueError, OSError):  # what usearch raises on a bad file
             return None
         if len(fresh) != meta["count"] or fresh.ndim != self.dimension:
             return None
@@ -171,7 +197,12 @@ class VectorIndex:
             meta = json.loads(self.sidecar_path.read_text())
         except (OSError, ValueError):
             return None
-        expected = {"format": SIDECAR_FORMAT, "dimension": self.dimension}
+        expected = {
+            "format": SIDECAR_FORMAT,
+            "dimension": self.dimension,
+            "metric": str(self._params["metric"]),
+            "dtype": str(self._params["dtype"]),
+        }
         if self.model:
             expected["model"] = self.model
         if not isinstance(meta, dict) or any(meta.get(k) != v for k, v in expected.items()):
@@ -198,13 +229,20 @@ def exact_search(
     return [(int(labels[i]), float(sims[i])) for i in top]
 
 
-def _file_checksum(path: Path) -> str:
-    with open(path, "rb") as fh:
-        return "sha256:" + hashlib.file_digest(fh, "sha256").hexdigest()
+def _as_keys(keys: Iterable[int] | np.ndarray) -> np.ndarray:
+    if not isinstance(keys, np.ndarray):
+        keys = list(keys)
+    return np.asarray(keys, dtype=np.uint64).reshape(-1)
 
 
-def _fsync(path: Path) -> None:
-    with open(path, "rb+") as fh:
+def _checksum(data: bytes) -> str:
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def _write_synced(path: Path, data: bytes) -> None:
+    with open(path, "wb") as fh:
+        fh.write(data)
+        fh.flush()
         os.fsync(fh.fileno())
 
 

@@ -16,6 +16,7 @@ import json
 import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Self
 
 import numpy as np
 
@@ -51,7 +52,9 @@ class FakeOllama:
         self._stopping = threading.Event()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
 
     @property
     def url(self) -> str:
@@ -65,7 +68,7 @@ class FakeOllama:
     def knows(self, model: str) -> bool:
         return model in self.models or f"{model}:latest" in self.models
 
-    def __enter__(self) -> FakeOllama:
+    def __enter__(self) -> Self:
         self._thread.start()
         return self
 
@@ -86,7 +89,9 @@ class FakeOllama:
                 fake.requests.append(("GET", self.path, {}))
                 if self.path != "/api/tags":
                     return self._reply(404, {"error": "not found"})
-                models = [{"name": m, "model": m, "size": 1, "digest": "0" * 12} for m in fake.models]
+                models = [
+                    {"name": m, "model": m, "size": 1, "digest": "0" * 12} for m in fake.models
+                ]
                 self._reply(200, {"models": models})
 
             def do_POST(self) -> None:
@@ -100,7 +105,7 @@ class FakeOllama:
                 if fake.fail_status is not None:
                     return self._reply(fake.fail_status, {"error": "simulated failure"})
                 if not fake.knows(body.get("model", "")):
-                    error = f"model \"{body.get('model')}\" not found, try pulling it first"
+                    error = f'model "{body.get("model")}" not found, try pulling it first'
                     return self._reply(404, {"error": error})
                 if fake.malformed:
                     return self._raw(200, b'{"embeddings": [[1.0, 2')
