@@ -17,11 +17,12 @@ from .values import is_code_reference, is_placeholder, looks_like_password, look
 PASSWORD = "password"
 TOKEN = "token"
 
-_KEYWORD = re.compile(
-    r"(?i)pass|pwd|secret|token|key|auth|cred|bearer|session|cookie|signature|\bsig\b|\bpat\b"
-    r"|\bmdp\b|mot\s+de\s+passe|motdepasse|contrase|senha|kennwort|jeton|clave|wachtwoord"
-)
-_IDENT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.$")
+# Lower-case literals that start a credential name; occurrences are expanded to the full name.
+PASSWORD_KEYWORDS = ("pass", "pwd", "mdp", "mot de passe", "motdepasse", "contrase", "senha", "kennwort",
+                     "wachtwoord", "haslo")
+TOKEN_KEYWORDS = ("secret", "token", "key", "auth", "cred", "bearer", "session", "cookie", "signature",
+                  "jeton", "clave")
+_KEYWORDS = PASSWORD_KEYWORDS + TOKEN_KEYWORDS
 _SEGMENT_SPLIT = re.compile(r"[_\-.$\s]+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 _PASSWORD_WORDS = frozenset({
@@ -64,13 +65,20 @@ _DESCRIPTIVE_SUFFIXES = frozenset({
     "keys", "bits", "strength", "policy", "complexity", "check", "checker",
     "valid", "invalid", "verify", "verified", "match", "matches", "input", "box", "dialog",
     "page", "form", "button", "icon", "sent", "received", "changed", "updated", "created",
+    "mgr", "handler", "helper", "util", "utils", "widget", "view", "controller", "module",
+    "request", "response", "exception", "event", "events", "lexer", "menu", "jar", "action",
+    "actions", "plugin", "middleware", "adapter", "wrapper", "interface", "impl", "spec", "attr",
+    "attribute", "property", "option", "options", "flag", "flags", "desc", "title", "tooltip",
 })
+# Quoted values that are code: regular expressions and format strings.
+_CODE_LITERAL = re.compile(r"\(\?|\\[sSdDwWbB]|%[-+ #0-9.]*[sdifrx]\b|\[\^|\{\d*\}")
 _OPERATOR = re.compile(
-    r"""["'`]?\]?[ \t]*(?P<op>:::=|::=|:=|\?=|\.=|\+=|=>|->|===|==|!==|!=|=|:|>
-        |\b(?:is|est|ist|es|vaut)\b|[ \t]-[ \t]|,|(?=["'`]))[ \t]*""",
+    r"""["'`]?\]?(?:[ \t]*:?[ \t]*(?:string|String|str|&str|const|final))?[ \t]*
+        (?P<op>:::=|::=|:=|\?=|\.=|\+=|=>|->|===|==|!==|!=|=|:|>
+        |\b(?:is|est|ist|es|vaut)\b|[ \t]-[ \t]|,|(?<=[ \t])(?=["']))[ \t]*""",
     re.X,
 )
-_QUOTED = re.compile(r"""(["'`])([^\n]{1,400}?)\1""")
+_QUOTED = re.compile(r"""(["'`])([^\n]{0,400}?)\1""")
 _UNQUOTED = re.compile(r"""[^\s,;&'"`<>)\]}|]+""")
 _XML_BODY = re.compile(r"\s*([^<]{1,400})<")
 _REVERSED = re.compile(r"""(["'])([^"'\n]{1,200})\1\s*(?:!==|===|==|!=)\s*$""")
@@ -78,14 +86,22 @@ _AUTH_SCHEMES = frozenset({"bearer", "basic", "token", "bot", "digest", "apikey"
 _CRED_VALUE_WORDS = frozenset({"password", "passwd", "pwd", "secret", "token", "apikey", "key"})
 
 
+_CONFIG_PREFIX = re.compile(r"""^[ \t]*(?:export|set|setx|ARG|ENV|-|\#|//|\*|;)?[ \t]*["']?$""")
+_PROSE_OPERATORS = frozenset({"is", "est", "ist", "es", "vaut", ":"})
+_PASSWORDISH_SYMBOLS = frozenset("!@#$%^&*~?+")
+
+
 class Assignment(NamedTuple):
     kind: str  # PASSWORD or TOKEN
     value: str
     quoted: bool
+    literal_context: bool = False  # a config line or prose: bare values are literals there
 
 
 def _segments(name: str) -> list[str]:
-    return [s.lower() for s in _SEGMENT_SPLIT.split(name) if s]
+    """Lower-case name parts without trailing digits: `PASSWORD1` -> ['password']."""
+    parts = (s.lower().rstrip("0123456789") for s in _SEGMENT_SPLIT.split(name) if s)
+    return [p for p in parts if p]
 
 
 def credential_kind(name: str, previous_word: str = "") -> str | None:
@@ -104,11 +120,21 @@ def credential_kind(name: str, previous_word: str = "") -> str | None:
     return None
 
 
+def _ends_with_credential_word(name: str) -> bool:
+    segs = _segments(name)
+    return bool(segs) and (segs[-1] in _PASSWORD_WORDS or segs[-1] in _TOKEN_WORDS or segs[-1] == "key")
+
+
+_IDENT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.$")
+_IDENT_RIGHT = re.compile(r"[A-Za-z0-9_\-.$]*")
+
+
 def _expand(text: str, start: int, end: int) -> tuple[int, int]:
-    while start > 0 and text[start - 1] in _IDENT_CHARS:
+    """Grow [start, end) to the whole identifier around it (letters, digits, _ - . $)."""
+    floor = max(0, start - 80)
+    while start > floor and text[start - 1] in _IDENT_CHARS:
         start -= 1
-    while end < len(text) and text[end] in _IDENT_CHARS:
-        end += 1
+    end = _IDENT_RIGHT.match(text, end).end()
     while end > start and text[end - 1] in ".-$":
         end -= 1
     return start, end
@@ -131,47 +157,79 @@ def _value_after(text: str, pos: int, op: str) -> tuple[str, bool] | None:
     m = _UNQUOTED.match(text, pos)
     if not m:
         return None
-    value = m.group().rstrip(".")
+    value = m.group().rstrip(".:")
     if value.lower() in _AUTH_SCHEMES:
         nxt = re.compile(r"[ \t]+([^\s,;&'\"`<>)\]}]+)").match(text, m.end())
         return (nxt.group(1), False) if nxt else None
     return value, False
 
 
-def judge(kind: str, value: str, quoted: bool) -> bool:
+def judge(kind: str, value: str, quoted: bool, literal_context: bool = False) -> bool:
     """Is this assigned literal a live credential?"""
-    if not value or is_placeholder(value):
+    value = value[:256]
+    if not value or is_placeholder(value) or "://" in value or _CODE_LITERAL.search(value):
         return False
     if not quoted and is_code_reference(value):
         return False
     if any(s in _CRED_VALUE_WORDS for s in _segments(value)):
         return False  # `falkor_password`, `registry-password`: names, not values
-    pieces = [p for p in value.split() if p] or [value]
-    if kind == PASSWORD:
-        return looks_like_password(value) or any(looks_random(p) for p in pieces)
-    return any(looks_random(p) for p in pieces)
+    pieces = [p.strip("{}[]()<>\"',;") for p in value.split()[:12]] or [value]
+    # The credential name already says "secret": a generated-looking literal is enough.
+    if any(looks_random(p, relaxed=True) for p in pieces):
+        return True
+    if kind == PASSWORD and (quoted or literal_context):
+        return looks_like_password(value)
+    if kind == PASSWORD and set(value) & _PASSWORDISH_SYMBOLS and not is_code_reference(value):
+        return looks_like_password(value)  # `… pwd = qybmoz9228! …` inline in a sentence
+    # A quoted key full of password punctuation (`"m{{h}o)p$…#…"`) is a typed secret too.
+    return quoted and len(set(value) & _PASSWORDISH_SYMBOLS) >= 2 and looks_like_password(value)
 
 
-def _assignments_at(text: str, match: re.Match[str]) -> Assignment | None:
-    start, end = _expand(text, match.start(), match.end())
+def _assignment_at(text: str, kw_start: int, kw_end: int, compares: bool) -> tuple[Assignment | None, int]:
+    """The assignment whose name contains the keyword at [kw_start, kw_end), and the name's end.
+
+    `compares` says whether the text has `==`/`!=` at all, so `"literal" == password` is only
+    looked for when it can exist.
+    """
+    start, end = _expand(text, kw_start, kw_end)
+    if text[max(0, start - 2):start] in ("${", "$(", "%(", "{{"):
+        return None, end  # `${DB_PASSWORD:-x}`, `%(password)s`: a reference, not an assignment
+    op = _OPERATOR.match(text, end)
+    rev = None if op or not compares else _REVERSED.search(text, max(0, start - 220), start)
+    if not op and not rev:
+        return None, end  # most keyword mentions in prose: no operator, no comparison
     name = text[start:end]
     quoted_name = start > 0 and text[start - 1] in "\"'`"
     kind = credential_kind(name, _previous_word(text, start))
     if kind is None:
-        return None
-    rev = _REVERSED.search(text, max(0, start - 220), start)
+        return None, end
     if rev:
-        return Assignment(kind, rev.group(2), True)
-    op = _OPERATOR.match(text, end)
-    if not op:
-        return None
+        return Assignment(kind, rev.group(2), True), end
+    assert op is not None
     opname = op.group("op")
-    if opname == "," and not quoted_name:
-        return None
+    if opname == "," and not (quoted_name and _ends_with_credential_word(name)):
+        return None, end  # only `f("API_TOKEN", "literal")`, not any call with a credential-ish name
     if opname == ">" and not (start > 0 and text[start - 1] == "<"):
-        return None
+        return None, end
     found = _value_after(text, op.end(), opname)
-    return Assignment(kind, found[0], found[1]) if found else None
+    if not found:
+        return None, end
+    line_start = text.rfind("\n", 0, start) + 1
+    literal = bool(_CONFIG_PREFIX.match(text, line_start, start)) or opname in _PROSE_OPERATORS
+    return Assignment(kind, found[0], found[1], literal), end
+
+
+def _keyword_spans(text: str) -> list[tuple[int, int]]:
+    lower = text.lower()
+    if len(lower) != len(text):  # rare case-mapping that changes length: map nothing
+        return []
+    spans = []
+    for kw in _KEYWORDS:
+        at = lower.find(kw)
+        while at != -1:
+            spans.append((at, at + len(kw)))
+            at = lower.find(kw, at + len(kw))
+    return sorted(spans)
 
 
 @lru_cache(maxsize=256)
@@ -179,11 +237,11 @@ def find_assignments(text: str) -> tuple[Assignment, ...]:
     """Every credential assignment in `text` whose literal looks like a live credential."""
     out: list[Assignment] = []
     last_end = -1
-    for match in _KEYWORD.finditer(text):
-        if match.start() < last_end:
-            continue
-        found = _assignments_at(text, match)
-        last_end = match.end()
+    compares = "==" in text or "!=" in text
+    for start, end in _keyword_spans(text):
+        if start < last_end:
+            continue  # the same identifier again (`PASSWORD_TOKEN`)
+        found, last_end = _assignment_at(text, start, end, compares)
         if found and judge(*found):
             out.append(found)
     return tuple(out)

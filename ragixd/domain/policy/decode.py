@@ -38,7 +38,8 @@ def _readable(raw: bytes) -> str | None:
     return text
 
 
-def _b64(token: str) -> str | None:
+def readable_base64(token: str) -> str | None:
+    """The text a base64 (or base64url) token encodes, if it encodes readable text."""
     body = token.rstrip("=")
     if len(body) % 4 == 1:
         return None
@@ -65,14 +66,14 @@ def decoded_views(text: str) -> list[str]:
     out: list[str] = []
     budget = MAX_DECODED_CHARS
     runs = 0
-    for pattern, decode in ((_B64_RUN, _b64), (_HEX_RUN, _hex), (_ESCAPED_HEX, _hex)):
+    for pattern, decode in ((_B64_RUN, readable_base64), (_HEX_RUN, _hex), (_ESCAPED_HEX, _hex)):
         for match in pattern.finditer(text):
             runs += 1
             if runs > MAX_RUNS or budget <= 0:
                 break
             token = match.group()
-            if pattern is _B64_RUN and token.isalpha() and token.islower():
-                continue  # a long lower-case word, not an encoding
+            if pattern is _B64_RUN and (token.lower() == token or token.upper() == token):
+                continue  # base64 of text always mixes cases; one-case runs are words or hex
             decoded = decode(token)
             if decoded:
                 out.append(decoded[:budget])

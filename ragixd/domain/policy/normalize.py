@@ -1,8 +1,9 @@
 """Text normalisation before matching: what the rules see instead of the raw text.
 
 Owns the canonical form (`normalize`: invisible characters removed, NFKC, look-alike letters
-folded to Latin) and the lower-case "prose" form the injection rules read (accents stripped,
-leetspeak and letter-splitting undone, whitespace collapsed). Pure functions, no state.
+folded to Latin), the lower-case "prose" form the phrase rules read (accents stripped) and
+the "squeezed" form (letters only, leetspeak undone) that obfuscated phrases cannot escape.
+Pure functions, no state.
 """
 
 from __future__ import annotations
@@ -60,60 +61,45 @@ def _invisible_table() -> dict[int, str | None]:
 
 _INVISIBLE = _invisible_table()
 _FOLD = {ord(k): v for k, v in _CONFUSABLES.items()}
+# Translating with a dict costs a lookup per character; these classes find out cheaply
+# whether a text has anything to translate at all.
+_HAS_INVISIBLE = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
+    + "".join(f"{re.escape(chr(lo))}-{re.escape(chr(hi))}" for lo, hi in _INVISIBLE_RANGES)
+    + "\U000e0020-\U000e007e]"
+)
+_HAS_CONFUSABLE = re.compile("[" + "".join(re.escape(c) for c in _CONFUSABLES) + "]")
 _ASCII_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _COMBINING = re.compile(r"[\u0300-\u036f\u0483-\u0489\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 
-_LEET_HINT = re.compile(r"[a-z][0134578@$|!]+[a-z]|\b[013457@$][a-z]{2,}")
-_LEET_TOKEN = re.compile(r"[a-z0-9@$|!]*[a-z][a-z0-9@$|!]*")
-_LEET_INSIDE = re.compile(r"[a-z][0134578@$|!]+[a-z]|^[013457@$|!][a-z]{2,}")
-_LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b",
-                       "@": "a", "$": "s", "|": "l", "!": "i"})
-_SPACED_LETTERS = re.compile(r"(?<![\w])(?:[a-z][ ._*\-]){3,}[a-z](?![\w])")
-_SPLIT_SINGLE = re.compile(r"(?<![a-z])([a-z])[-_.*]([a-z]{2,})|([a-z]{2,})[-_.*]([a-z])(?![a-z])")
-_HSPACE = re.compile(r"[ \t\f\v]+")
-_NEWLINES = re.compile(r" ?\n[\s]*")
+# The squeezed view keeps letters only, with leetspeak digits read as letters, so that
+# `1gn0re`, `i g n o r e` and `i-g-n-o-r-e` all read `ignore`.
+_SQUEEZE_TABLE = bytes.maketrans(b"0134578@$", b"oieastbas")
+_SQUEEZE_DROP = bytes(c for c in range(256) if not (97 <= c <= 122) and chr(c) not in "0134578@$")
 
 
 def normalize(text: str) -> str:
     """Canonical matching form; idempotent. Keeps case, so secrets keep their shape."""
     if text.isascii():
         return _ASCII_CONTROL.sub("", text) if _ASCII_CONTROL.search(text) else text
-    text = unicodedata.normalize("NFKC", text.translate(_INVISIBLE))
-    folded = text.translate(_FOLD)
-    if folded != text:
-        folded = unicodedata.normalize("NFKC", folded)
-    return folded
-
-
-def _unleet(match: re.Match[str]) -> str:
-    token = match.group()
-    # Only fold tokens where leet characters sit inside letters: `1gn0re`, not `mp3` or `x86`.
-    if token.isalpha() or not _LEET_INSIDE.search(token):
-        return token
-    folded = token.translate(_LEET)
-    return folded if folded.isalpha() else token
-
-
-def _join_spaced(match: re.Match[str]) -> str:
-    return re.sub(r"[ ._*\-]", "", match.group())
-
-
-def _join_split(match: re.Match[str]) -> str:
-    return "".join(g for g in match.groups() if g)
+    if _HAS_INVISIBLE.search(text):
+        text = text.translate(_INVISIBLE)
+    if not unicodedata.is_normalized("NFKC", text):
+        text = unicodedata.normalize("NFKC", text)
+    if _HAS_CONFUSABLE.search(text):
+        text = unicodedata.normalize("NFKC", text.translate(_FOLD))
+    return text
 
 
 def prose_view(normalized: str) -> str:
-    """Lower-case, de-obfuscated form of already-normalised text, for phrase rules."""
+    """Lower-case form of already-normalised text with accents stripped, for phrase rules."""
     text = normalized.lower()
-    if not text.isascii():
-        text = _COMBINING.sub("", unicodedata.normalize("NFKD", text))
-    if _LEET_HINT.search(text):
-        text = _LEET_TOKEN.sub(_unleet, text)
-    text = _SPACED_LETTERS.sub(_join_spaced, text)
-    for _ in range(3):  # `u-s-er` needs two passes; stop as soon as nothing changes
-        joined = _SPLIT_SINGLE.sub(_join_split, text)
-        if joined == text:
-            break
-        text = joined
-    text = _HSPACE.sub(" ", text)
-    return _NEWLINES.sub("\n", text)
+    if text.isascii():
+        return text
+    return _COMBINING.sub("", unicodedata.normalize("NFKD", text))
+
+
+def squeeze(prose: str) -> str:
+    """Letters only, leetspeak digits read as letters: the view obfuscation cannot split."""
+    raw = prose.encode("ascii", "ignore").translate(_SQUEEZE_TABLE, _SQUEEZE_DROP)
+    return raw.decode("ascii")

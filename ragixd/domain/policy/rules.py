@@ -8,7 +8,7 @@ human reason; neither ever carries the text that matched, so a refused secret is
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from ...errors import ConfigError
@@ -22,17 +22,27 @@ INJECTION = "injection"
 STRUCTURE = "structure"
 PROVENANCE = "provenance"
 KINDS = (SECRET, INJECTION, STRUCTURE, PROVENANCE)
+VIEWS = ("", "text", "lower", "prose", "long")
 
 
 @dataclass(frozen=True)
 class Rule:
     """One detection rule.
 
-    `pattern` is searched in the text view for the rule's kind (secrets: normalised text,
-    case kept; injections: the lower-case prose view). `accept`, if given, must confirm a
-    match (placeholder filtering, entropy, checksums). `check` replaces the pattern with a
-    callable on the whole view. `needles` is a cheap prefilter: the rule runs only if one of
-    these lower-case substrings occurs in the lower-cased text.
+    `pattern` is searched in the rule's view; `accept`, if given, must confirm a match
+    (placeholder filtering, entropy, checksums). `check` replaces the pattern with a callable
+    on the whole view. Two cheap prefilters keep the cost per text low:
+
+    - `needles`: the rule runs only if one of these lower-case literals is in the view
+      (for anchored rules without needles, the anchors serve as needles);
+    - `anchors`: once the needles passed, the pattern is only searched in windows around
+      occurrences of these literals (`window` = characters before, after), never over the
+      whole text.
+
+    `view` picks the text the rule reads: "text" (normalised, case kept), "lower",
+    "prose" (lower case, accents stripped) or "long" (only the long whitespace-free tokens,
+    case kept: where keys and tokens live). Empty means "long" for secrets, "prose" for
+    injections.
     """
 
     id: str
@@ -44,23 +54,59 @@ class Rule:
     severity: str = HARD
     family: str = ""
     needles: tuple[str, ...] = ()
+    anchors: tuple[str, ...] = ()
+    window: tuple[int, int] = (120, 240)
+    view: str = ""
 
     def __post_init__(self) -> None:
         if self.severity not in SEVERITIES:
             raise ConfigError(f"rule {self.id}: severity must be one of {SEVERITIES}")
         if (self.pattern is None) == (self.check is None):
             raise ConfigError(f"rule {self.id}: give exactly one of pattern or check")
+        if self.view not in VIEWS:
+            raise ConfigError(f"rule {self.id}: view must be one of {VIEWS}")
+        if self.anchors and (self.pattern is None or self.reads not in ("lower", "prose")):
+            raise ConfigError(f"rule {self.id}: anchors need a pattern on the lower or prose view")
 
-    def applies(self, lowered: str) -> bool:
-        return not self.needles or any(n in lowered for n in self.needles)
+    @property
+    def reads(self) -> str:
+        """The view this rule is matched against."""
+        return self.view or ("prose" if self.kind == INJECTION else "long")
+
+    def matches(self, text: str, pos: int = 0, endpos: int | None = None) -> bool:
+        assert self.pattern is not None
+        end = len(text) if endpos is None else endpos
+        if self.accept is None:
+            return self.pattern.search(text, pos, end) is not None
+        return any(self.accept(m) for m in self.pattern.finditer(text, pos, end))
 
     def fires(self, text: str) -> bool:
+        """Does the rule match `text` (its view)? Prefilters are applied here too."""
+        if self.needles and not any(n in text.lower() for n in self.needles):
+            return False
         if self.check is not None:
             return self.check(text)
-        assert self.pattern is not None
-        if self.accept is None:
-            return self.pattern.search(text) is not None
-        return any(self.accept(m) for m in self.pattern.finditer(text))
+        if not self.anchors:
+            return self.matches(text)
+        return any(self.matches(text, a, b) for a, b in self.windows(text.lower()))
+
+    def windows(self, lowered: str) -> list[tuple[int, int]]:
+        """Merged [start, end) windows around anchor occurrences in the lower-cased view."""
+        back, ahead = self.window
+        spans: list[tuple[int, int]] = []
+        for anchor in self.anchors:
+            at = lowered.find(anchor)
+            while at != -1:
+                spans.append((max(0, at - back), at + len(anchor) + ahead))
+                at = lowered.find(anchor, at + 1)
+        spans.sort()
+        merged: list[tuple[int, int]] = []
+        for a, b in spans:
+            if merged and a <= merged[-1][1]:
+                merged[-1] = (merged[-1][0], max(b, merged[-1][1]))
+            else:
+                merged.append((a, b))
+        return merged
 
 
 @dataclass(frozen=True)
@@ -85,7 +131,8 @@ def rule_from_dict(spec: Mapping[str, Any]) -> Rule:
     """Build a regex rule from config: {id, kind, pattern, severity, description[, flags]}.
 
     Patterns for kind "injection" are matched against the lower-case prose view, so they
-    are compiled case-insensitively; other kinds see the normalised text and honour `flags`.
+    are compiled case-insensitively; secret patterns see the whole normalised text (view
+    "text") unless `view` says otherwise, and honour `flags`.
     """
     missing = [k for k in ("id", "pattern") if not spec.get(k)]
     if missing:
@@ -105,16 +152,9 @@ def rule_from_dict(spec: Mapping[str, Any]) -> Rule:
     return Rule(
         id=str(spec["id"]),
         kind=kind,
+        view=str(spec.get("view") or ("prose" if kind == INJECTION else "text")),
         description=str(spec.get("description") or f"matches configured rule {spec['id']}"),
         pattern=pattern,
         severity=str(spec.get("severity", HARD)),
         family=str(spec.get("family", "config")),
     )
-
-
-@dataclass(frozen=True)
-class RuleSet:
-    """Rules grouped by the view they read."""
-
-    secret: tuple[Rule, ...] = field(default_factory=tuple)
-    injection: tuple[Rule, ...] = field(default_factory=tuple)

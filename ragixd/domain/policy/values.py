@@ -11,16 +11,22 @@ import re
 from collections import Counter
 
 # Substrings that mark documentation placeholders rather than live credentials.
+# Substrings that mark documentation placeholders rather than live credentials. Long ones
+# count anywhere; short ones only inside word-like segments (`your-token-here`, `YOURKEY`),
+# because a random token contains "tbd" or "here" by chance often enough to matter.
 _PLACEHOLDER_WORDS = (
-    "your", "example", "sample", "dummy", "fake", "placeholder", "changeme", "change_me",
-    "change-me", "replace", "insert", "redacted", "xxxx", "****", "....", "\u2026",
-    "here", "goes", "notreal", "not_real", "not-a-real", "lorem", "foobar",
-    "mysecret", "my_secret", "my-secret", "mytoken", "my_token", "my-token", "mypassword",
-    "my_password", "my-password", "my_api", "my-api", "myapikey", "todo", "tbd", "process.env",
+    "example", "sample", "dummy", "placeholder", "changeme", "change_me", "change-me", "replace",
+    "insert", "redacted", "xxxx", "****", "....", "\u2026", "notreal", "not_real", "not-a-real",
+    "lorem", "foobar", "mysecret", "my_secret", "my-secret", "mytoken", "my_token", "my-token",
+    "mypassword", "my_password", "my-password", "my_api", "my-api", "myapikey", "process.env",
     "os.environ", "getenv",
 )
+_SHORT_PLACEHOLDER_WORDS = ("your", "here", "goes", "fake", "todo", "tbd", "test key", "mock")
+_SEGMENTS = re.compile(r"[A-Za-z0-9]+")
+_INTERLEAVED_DIGITS = re.compile(r"(?<=[A-Za-z])\d+(?=[A-Za-z])")
 # An interpolation inside a longer value: `prefix-${VAR}`, `{{ name }}`, `<your key>`.
-_INTERPOLATION = re.compile(r"\$\{[A-Za-z_][\w.\-]*\}|\{\{\s*[\w.\-]+\s*\}\}|<[\w\s.\-]+>")
+_INTERPOLATION = re.compile(
+    r"\$\{[A-Za-z_][\w.\-]*\}|\{\{\s*[\w.\-]+\s*\}\}|<[\w\s.\-]+>|\{[A-Za-z_][\w.\[\]'()]+\}|\$\([^)]*\)")
 # Whole values that are defaults or type names, never a secret on their own.
 _DUMMY_VALUES = frozenset({
     "password", "passwd", "pass", "pwd", "secret", "token", "apikey", "api_key", "api-key",
@@ -34,6 +40,7 @@ _TEMPLATE = re.compile(
     re.X,
 )
 _MASK_RUN = re.compile(r"(?i)x{4,}|\*{3,}|\u2022{3,}|#{4,}|\.{3,}")
+_WORD_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _DOTTED_PATH = re.compile(r"^[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)+(?:\(\))?$")
 _CODE_HINT = re.compile(r"[()\[\]{}]|^\$|^%|^&|^@|\benv\b|getenv|environ|secrets?\.|vault\.")
 
@@ -46,19 +53,19 @@ def shannon(value: str) -> float:
     return -sum(c / n * math.log2(c / n) for c in Counter(value).values())
 
 
+_DIGIT = re.compile(r"\d")
+_SYMBOL = re.compile(r"[^A-Za-z0-9]")
+_NON_ALNUM = re.compile(r"[^A-Za-z0-9]+")
+_SWITCH = re.compile(r"[a-z](?=[A-Z0-9])|[A-Z](?=[a-z0-9])|[0-9](?=[A-Za-z])")
+# Runs like `abcdefg` or `1234567` mark keyboard fillers, not secrets.
+_ASCENDING = tuple(seq[i:i + 7] for seq in ("0123456789", "abcdefghijklmnopqrstuvwxyz")
+                   for i in range(len(seq) - 6))
+
+
 def char_classes(value: str) -> tuple[bool, bool, bool, bool]:
     """(has lower, has upper, has digit, has symbol)."""
-    lower = upper = digit = symbol = False
-    for ch in value:
-        if ch.islower():
-            lower = True
-        elif ch.isupper():
-            upper = True
-        elif ch.isdigit():
-            digit = True
-        else:
-            symbol = True
-    return lower, upper, digit, symbol
+    return (value != value.upper(), value != value.lower(), _DIGIT.search(value) is not None,
+            _SYMBOL.search(value) is not None)
 
 
 def class_transitions(value: str) -> float:
@@ -67,44 +74,95 @@ def class_transitions(value: str) -> float:
     Random base62 switches about 60% of the time, hex about 45%, words and CamelCase
     identifiers far less, which separates generated tokens from names.
     """
-    kinds = [0 if c.islower() else 1 if c.isupper() else 2 for c in value if c.isalnum()]
-    if len(kinds) < 2:
+    alnum = _NON_ALNUM.sub("", value)
+    if len(alnum) < 2:
         return 0.0
-    changes = sum(1 for a, b in zip(kinds, kinds[1:]) if a != b)
-    return changes / (len(kinds) - 1)
+    return len(_SWITCH.findall(alnum)) / (len(alnum) - 1)
 
 
-def _ascending_run(value: str, limit: int = 7) -> bool:
-    run = 1
-    for a, b in zip(value, value[1:]):
-        run = run + 1 if ord(b) - ord(a) == 1 else 1
-        if run >= limit:
-            return True
-    return False
+def _ascending_run(value: str) -> bool:
+    return any(seq in value for seq in _ASCENDING)
 
 
 def _repeated_unit(value: str) -> bool:
-    n = len(value)
-    for size in range(1, n // 2 + 1):
-        if n % size == 0 and value[:size] * (n // size) == value:
-            return True
-    return False
+    """`abcabcabc`: a string is a repetition iff it reappears inside itself doubled."""
+    return (value + value).find(value, 1) < len(value)
 
 
-def is_placeholder(value: str) -> bool:
-    """True for documentation stand-ins: templates, masks, dummy words, degenerate strings."""
+_CONSONANT_RUN = re.compile(r"[bcdfghjklmnpqrstvwxz]{5,}")
+
+
+def _is_word(part: str) -> bool:
+    """Pronounceable: some vowels, not too many, never five consonants in a row."""
+    low = part.lower()
+    vowels = sum(c in "aeiou" for c in low) / len(low)
+    return len(low) >= 3 and 0.16 <= vowels <= 0.75 and not _CONSONANT_RUN.search(low)
+
+
+# The most frequent English letter pairs. Names and identifiers are built from words, so most
+# of their adjacent letter pairs are common ones; random tokens hit this set about 1 time in 6.
+_COMMON_BIGRAMS = frozenset(
+    "th he in er an re nd on en at ou ed ha to or it is hi es ng ve ar st te al se ea ti le nt sa as me ne"
+    " ro de ra co ri ic ce li ch io el ma si om ur ca la ta di ho et nc ec il ns pe no fo ot tr ly pr ac ge"
+    " ll us be lo ut ss so un wa rs ie wi wh ad ol em ee ow po rt mo ni ts pa im mi ai su os id am iv ia fi"
+    " ci vi pl ig tu ev ld ry mp sh ul op ag ap gr ke ex sp ab bl ct ty ck oo ok ki ey wo rd ds ue ew ks"
+    " ms ps ys da do du ga go gu ja jo ju ka ku lu mu nu pu ru tu ya yo bo bu fa fe fu ga gi ha hu ka ko"
+    " oa oi ui ua au eo iu oe od og ob oc of ok ov ox ud ug um up ur ys ze zo".split()
+)
+
+
+def is_wordlike(value: str, share: float = 0.5) -> bool:
+    """Mostly made of words, like `GraphOptimizationLevel` or `md5WithRSAEncryption`.
+
+    Judged by letter pairs: at least half of them must be common English bigrams, and
+    letters must make up most of the value. Generated tokens rarely pass both.
+    """
+    parts = [p.lower() for p in _WORD_PARTS.findall(value) if p.isalpha() and len(p) >= 3]
+    pairs = [p[i:i + 2] for p in parts for i in range(len(p) - 1)]
+    if len(pairs) < 3:
+        return False
+    letters = sum(len(p) for p in parts)
+    common = sum(1 for pair in pairs if pair in _COMMON_BIGRAMS)
+    return common >= share * len(pairs) and letters >= 0.6 * len(_NON_ALNUM.sub("", value))
+
+
+def is_compound_name(value: str) -> bool:
+    """Several words joined by separators or case, with digits only at the end: a name.
+
+    `frame_images`, `sys.maxsize`, `copy=False`, `viGpibSendIFC` are names; `hunter2` (one
+    word) and `sup3rstr0ng` (digits inside words) are passwords.
+    """
+    if re.search(r"[A-Za-z]\d+[A-Za-z]", value) or re.search(r"[^\w.=:/\- ]", value):
+        return False
+    words = [p for p in _WORD_PARTS.findall(value) if p.isalpha() and _is_word(p)]
+    return len(words) >= 2
+
+
+def is_placeholder(value: str, strict: bool = True) -> bool:
+    """True for documentation stand-ins: templates, masks, dummy words, degenerate strings.
+
+    `strict=False` is for tokens whose shape already proves they are credentials: only
+    masks, dummy words and near-constant strings count as placeholders there.
+    """
     v = value.strip().strip("\"'`")
     if len(v) < 3:
         return True
     low = v.lower()
-    if low in _DUMMY_VALUES or _TEMPLATE.match(v) or _MASK_RUN.search(v) or _INTERPOLATION.search(v):
+    if low in _DUMMY_VALUES or _TEMPLATE.match(v) or _INTERPOLATION.search(v):
         return True
-    if any(w in low for w in _PLACEHOLDER_WORDS):
+    mask = _MASK_RUN.search(v)
+    if mask and (strict or len(mask.group()) >= 6):
         return True
-    if "example" in low or low.endswith("...") or low.startswith("..."):
+    if any(w in low for w in _PLACEHOLDER_WORDS) or low.endswith("...") or low.startswith("..."):
         return True
+    for segment in _SEGMENTS.findall(v):
+        if segment.isalpha() and (segment.isupper() or segment.islower() or is_wordlike(segment)):
+            seg = segment.lower()
+            if any(w in seg for w in _SHORT_PLACEHOLDER_WORDS):
+                return True
     counts = Counter(low)
-    if counts.most_common(1)[0][1] >= 0.5 * len(low) or len(counts) <= 3:
+    dominance = 0.5 if strict else 0.7
+    if counts.most_common(1)[0][1] >= dominance * len(low) or len(counts) <= 3:
         return True
     return _ascending_run(low) or _repeated_unit(low)
 
@@ -120,40 +178,67 @@ def is_code_reference(value: str) -> bool:
     return False
 
 
+_HEX = re.compile(r"[0-9a-fA-F]*")
+
+
 def is_hex(value: str) -> bool:
-    return all(c in "0123456789abcdefABCDEF" for c in value)
+    return _HEX.fullmatch(value) is not None
 
 
-def looks_random(value: str, min_len: int = 8) -> bool:
-    """Does the value look machine-generated (a key or token) rather than a word or a name?"""
+def vowel_share(value: str) -> float:
+    """Share of letters that are vowels: about 0.4 in English words, 0.2 in random letters."""
+    low = value.lower()
+    letters = sum(c.isalpha() for c in low) if not low.isalpha() else len(low)
+    return sum(map(low.count, "aeiou")) / max(1, letters)
+
+
+def looks_random(value: str, min_len: int = 8, relaxed: bool = False) -> bool:
+    """Does the value look machine-generated (a key or token) rather than a word or a name?
+
+    `relaxed` is for values already in a credential context (`api_token = "…"`): any
+    non-word mix of letters and digits with some entropy counts there.
+    """
     v = value.strip()
-    if len(v) < min_len or is_placeholder(v):
+    if len(v) < min_len:
         return False
     lower, upper, digit, symbol = char_classes(v)
-    alnum_classes = lower + upper + digit
     entropy = shannon(v)
+    alnum_classes = lower + upper + digit
     if alnum_classes == 1:
-        if digit:
-            return False  # bare numbers: ids, phone numbers, amounts
-        letters = [c for c in v.lower() if c.isalpha()]
-        vowels = sum(c in "aeiou" for c in letters) / max(1, len(letters))
-        return len(v) >= 20 and entropy >= 3.8 and vowels < 0.28
-    needed = 2.7 if len(v) < 16 else 3.2 if len(v) < 24 else 3.5
-    if entropy < needed:
+        if digit or len(v) < (12 if relaxed else 20) or entropy < (3.3 if relaxed else 3.8):
+            return False  # bare numbers (ids, amounts), short one-case words
+        if vowel_share(v) >= 0.28:
+            return False
+    elif relaxed:
+        if entropy < 2.6 or len(set(v)) < 6:
+            return False
+    else:
+        # Hex carries at most 4 bits a character, base62 about 6: judge each by its alphabet.
+        hexish = is_hex(_NON_ALNUM.sub("", v))
+        needed = (2.7, 3.0, 3.2) if hexish else (2.7, 3.2, 3.5)
+        if entropy < needed[0 if len(v) < 16 else 1 if len(v) < 24 else 2]:
+            return False
+        if class_transitions(v) < 0.18 and not (symbol and entropy >= 3.6):
+            return False
+    if is_placeholder(v):
         return False
-    return class_transitions(v) >= 0.18 or (symbol and entropy >= 3.6)
+    # Digits scattered between letters (`a9Fq2`) are how generators write, not how people name.
+    # In a credential context only clearly worded values (`MySecretValue`) are names.
+    return not is_wordlike(v, 0.65 if relaxed else 0.5) or len(_INTERLEAVED_DIGITS.findall(v)) >= 2
 
 
 def looks_like_password(value: str) -> bool:
     """A literal password: not a placeholder, not a bare dictionary word."""
     v = value.strip()
-    if len(v) < 6 or len(v) > 128 or is_placeholder(v):
+    if len(v) < 6 or len(v) > 128 or is_placeholder(v) or is_compound_name(v):
         return False
     lower, upper, digit, symbol = char_classes(v)
     if digit and not (lower or upper or symbol):
         return len(v) >= 6 and len(set(v)) >= 4
-    if (lower or upper) and (digit or symbol):
+    if (lower or upper) and digit:
         return True
+    if (lower or upper) and symbol:
+        return len(set(re.sub(r"[\w\s]", "", v)) & set("!@#$%^&*~?+")) >= 1
     if lower and upper:
-        return class_transitions(v) >= 0.15 or len(v) >= 12
+        return not is_wordlike(v) and class_transitions(v) >= 0.3
     return len(v) >= 16 and looks_random(v)

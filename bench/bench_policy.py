@@ -1,0 +1,146 @@
+"""Benchmark of the write policy (issue: policy). Prints one JSON object.
+
+In one run, on the labelled sample corpus ../shared/data/policy/dev.jsonl (relative to the
+project root):
+- per label and kind: share of texts the policy blocks (detection rate for secrets and
+  injections, false-positive rate for benign texts), overall block rates and benign FP rate;
+- check time in microseconds per kB of text (CPU time, median over several passes), for the
+  default policy, the exhaustive policy (every rule evaluated) and the baseline, on the corpus
+  as it is (short texts) and on the same text cut into ~2 kB items;
+- side by side, a plain baseline: the seeds' naive rules (9 secret and 8 injection regexes).
+
+Usage: python bench/bench_policy.py [--runs 7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Callable
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from ragixd.domain.policy import Policy, PolicyConfig  # noqa: E402
+
+DEV = ROOT / ".." / "shared" / "data" / "policy" / "dev.jsonl"
+
+# The seeds' policy as described there: 9 secret patterns, 8 injection patterns.
+BASELINE_SECRETS = [re.compile(p) for p in (
+    r"-----BEGIN [A-Z ]*PRIVATE KEY-----",
+    r"(?i)(?:api[_-]?key|apikey|secret[_-]?key)\s*[:=]\s*['\"]?[A-Za-z0-9_\-]{16,}",
+    r"eyJ[A-Za-z0-9_\-]+\.eyJ[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]+",
+    r"gh[pousr]_[A-Za-z0-9]{36,}",
+    r"AKIA[0-9A-Z]{16}",
+    r"(?i)aws_secret_access_key\s*[:=]\s*['\"]?[A-Za-z0-9/+=]{40}",
+    r"sk-[A-Za-z0-9]{20,}",
+    r"xox[abprs]-[A-Za-z0-9\-]{10,}",
+    r"[A-Za-z0-9+/]{60,}={0,2}",
+)]
+BASELINE_INJECTIONS = [re.compile(p, re.IGNORECASE) for p in (
+    r"ignore (?:all )?(?:previous|prior|above) instructions",
+    r"disregard (?:all )?(?:previous|prior|above)",
+    r"forget (?:all )?(?:previous|your) instructions",
+    r"you are now",
+    r"<\s*/?\s*system\s*>",
+    r"\[/?INST\]",
+    r"new instructions:",
+    r"store this prompt",
+)]
+
+
+def baseline_blocks(text: str) -> bool:
+    return any(p.search(text) for p in BASELINE_SECRETS) or any(p.search(text) for p in BASELINE_INJECTIONS)
+
+
+def kind_of(row: dict) -> str:
+    return "api_token" if row["kind"].startswith("api_token:") else row["kind"]
+
+
+def quality(rows: list[dict], blocks: Callable[[str], bool]) -> dict:
+    per_kind: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
+    per_label: Counter[tuple[str, bool]] = Counter()
+    for row in rows:
+        blocked = blocks(row["text"])
+        per_kind[(row["label"], kind_of(row))][0] += blocked
+        per_kind[(row["label"], kind_of(row))][1] += 1
+        per_label[(row["label"], blocked)] += 1
+
+    def rate(label: str) -> float:
+        total = per_label[(label, True)] + per_label[(label, False)]
+        return round(per_label[(label, True)] / total, 4) if total else 0.0
+
+    kinds = {}
+    for (label, kind), (hit, n) in sorted(per_kind.items()):
+        name = "false_positive_rate" if label == "benign" else "detection_rate"
+        kinds[f"{label}/{kind}"] = {name: round(hit / n, 4), "n": n}
+    return {"secret_block_rate": rate("secret"), "injection_block_rate": rate("injection"),
+            "benign_fp_rate": rate("benign"), "per_kind": kinds}
+
+
+def us_per_kb(texts: list[str], check: Callable[[str], object], runs: int) -> float:
+    kb = sum(len(t.encode("utf-8")) for t in texts) / 1024
+    samples = []
+    for _ in range(runs):
+        start = time.process_time()
+        for text in texts:
+            check(text)
+        samples.append((time.process_time() - start) / kb * 1e6)
+    return round(statistics.median(samples), 1)
+
+
+def chunked(texts: list[str], size: int = 2048) -> list[str]:
+    out, current = [], ""
+    for text in texts:
+        current = f"{current}\n\n{text}" if current else text
+        if len(current) >= size:
+            out.append(current[:3000])
+            current = ""
+    return out + ([current] if current else [])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7, help="timing passes; the median is reported")
+    args = parser.parse_args()
+    if not DEV.exists():
+        print(json.dumps({"error": f"no corpus at {DEV.resolve()}"}))
+        sys.exit(1)
+    rows = [json.loads(line) for line in DEV.read_text(encoding="utf-8").splitlines() if line.strip()]
+    policy = Policy()
+    exhaustive = Policy(PolicyConfig(exhaustive=True))
+    texts = [r["text"] for r in rows]
+    items = chunked(texts)
+    by_label = {label: [r["text"] for r in rows if r["label"] == label] for label in ("secret", "injection", "benign")}
+
+    timing = {
+        "policy_us_per_kb": us_per_kb(texts, policy.check_text, args.runs),
+        "policy_exhaustive_us_per_kb": us_per_kb(texts, exhaustive.check_text, args.runs),
+        "baseline_us_per_kb": us_per_kb(texts, baseline_blocks, args.runs),
+        "policy_us_per_kb_2kb_items": us_per_kb(items, policy.check_text, args.runs),
+        "baseline_us_per_kb_2kb_items": us_per_kb(items, baseline_blocks, args.runs),
+        "policy_us_per_kb_by_label": {k: us_per_kb(v, policy.check_text, args.runs) for k, v in by_label.items()},
+        "target_us_per_kb": 50,
+        "clock": "process CPU time, median of passes",
+    }
+    result = {
+        "corpus": {"path": "../shared/data/policy/dev.jsonl", "texts": len(rows),
+                   "kb": round(sum(len(t.encode("utf-8")) for t in texts) / 1024, 1),
+                   "labels": dict(Counter(r["label"] for r in rows)), "items_2kb": len(items)},
+        "policy": quality(rows, lambda t: policy.check_text(t).rejected),
+        "baseline": quality(rows, baseline_blocks),
+        "timing": timing,
+        "rules": {"secret": sum(r.kind == "secret" for r in policy.rules),
+                  "injection": sum(r.kind == "injection" for r in policy.rules)},
+    }
+    json.dump(result, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,228 @@
+"""The write policy: content rules plus structural checks, folded into one Verdict.
+
+Owns PolicyConfig, Verdict and Policy. A Verdict lists the rules that fired and a reason for
+each; it never carries the text that matched, so a refused secret is never echoed or logged.
+Pure: no I/O, no clock; the caller applies quarantine (tier stm, unverified, expiry).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+from typing import Any, Iterator, Mapping
+
+from ...errors import ConfigError
+from .injection_rules import injection_rules
+from .rules import (
+    HARD,
+    INJECTION,
+    PROVENANCE,
+    SECRET,
+    SOFT,
+    STRUCTURE,
+    Rule,
+    RuleHit,
+    rule_from_dict,
+)
+from .scan import RuleIndex, scan
+from .secret_rules import secret_rules
+
+ACCEPT = "accept"
+QUARANTINE = "quarantine"
+REJECT = "reject"
+
+_KIND_LABEL = {SECRET: "secret pattern", INJECTION: "injection pattern"}
+_PLAIN_KEY = re.compile(r"^[A-Za-z_][\w.\-]{0,63}$")
+_MAX_DEPTH = 12
+
+
+@dataclass(frozen=True)
+class PolicyConfig:
+    """Knobs of the write policy; `extra_rules` are regex rules given as dicts."""
+
+    max_content_length: int = 3000
+    require_provenance_for: tuple[str, ...] = ("mtm", "ltm")
+    quarantine_expiry_hours: int = 24
+    secret_rules_enabled: bool = True
+    injection_rules_enabled: bool = True
+    extra_rules: tuple[Mapping[str, Any], ...] = ()
+    pointer_types: tuple[str, ...] = ("pointer",)
+    # Seed §4.2: content derived from documents without hash or chunk references is untrusted.
+    quarantine_unhashed_docs: bool = True
+    # False: stop at the first hard match, which decides the verdict and keeps checks fast;
+    # True: evaluate every rule (and every decoded run) and report all that match.
+    exhaustive: bool = False
+
+    def __post_init__(self) -> None:
+        for name in ("require_provenance_for", "extra_rules", "pointer_types"):
+            value = getattr(self, name)
+            if isinstance(value, (str, bytes, Mapping)):
+                raise ConfigError(f"policy.{name} must be a list")
+            object.__setattr__(self, name, tuple(value))
+        if self.max_content_length <= 0 or self.quarantine_expiry_hours <= 0:
+            raise ConfigError("policy.max_content_length and quarantine_expiry_hours must be > 0")
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> PolicyConfig:
+        known = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ConfigError(f"unknown policy setting(s): {', '.join(unknown)}")
+        return cls(**dict(data))
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome of a policy check. Safe to log: it holds rule ids and reasons only."""
+
+    decision: str
+    hits: tuple[RuleHit, ...] = ()
+    quarantine_expiry_hours: int | None = None
+
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        return tuple(h.reason for h in self.hits)
+
+    @property
+    def rule_ids(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(h.rule_id for h in self.hits))
+
+    @property
+    def rejected(self) -> bool:
+        return self.decision == REJECT
+
+    @property
+    def quarantined(self) -> bool:
+        return self.decision == QUARANTINE
+
+    @property
+    def accepted(self) -> bool:
+        return self.decision == ACCEPT
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"decision": self.decision, "rules": list(self.rule_ids), "reasons": list(self.reasons)}
+
+
+def _decide(hits: list[RuleHit], expiry_hours: int) -> Verdict:
+    if any(h.severity == HARD for h in hits):
+        return Verdict(REJECT, tuple(hits))
+    if hits:
+        return Verdict(QUARANTINE, tuple(hits), expiry_hours)
+    return Verdict(ACCEPT)
+
+
+def iter_text_fields(value: Any, path: str = "", depth: int = 0) -> Iterator[tuple[str, str]]:
+    """(field path, text) for every string inside a proposal; lists of strings are joined."""
+    if depth > _MAX_DEPTH:
+        return
+    if isinstance(value, str):
+        yield path or "content", value
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            sub = f"{path}.{key}" if path else str(key)
+            if isinstance(key, str) and not _PLAIN_KEY.match(key):
+                yield f"{sub}<key>", key
+            yield from iter_text_fields(item, sub, depth + 1)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        yield from iter_text_fields(dataclasses.asdict(value), path, depth + 1)
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        items = list(value)
+        if items and all(isinstance(i, str) for i in items):
+            yield path, "\n".join(items)
+        else:
+            for i, item in enumerate(items):
+                yield from iter_text_fields(item, f"{path}[{i}]", depth + 1)
+
+
+class Policy:
+    """Decides whether a memory write is accepted, quarantined or rejected.
+
+    Extend by config (`PolicyConfig.extra_rules`) or by subclassing and overriding
+    `build_rules`, calling super() and appending Rule objects.
+    """
+
+    def __init__(self, config: PolicyConfig | None = None) -> None:
+        self.config = config or PolicyConfig()
+        self.rules: tuple[Rule, ...] = tuple(self.build_rules())
+        self._index = RuleIndex(self.rules)
+        ids = [r.id for r in self.rules]
+        duplicates = sorted({i for i in ids if ids.count(i) > 1})
+        if duplicates:
+            raise ConfigError(f"duplicate policy rule id(s): {', '.join(duplicates)}")
+
+    def build_rules(self) -> list[Rule]:
+        rules: list[Rule] = []
+        if self.config.secret_rules_enabled:
+            rules += secret_rules()
+        if self.config.injection_rules_enabled:
+            rules += injection_rules()
+        rules += [rule_from_dict(spec) for spec in self.config.extra_rules]
+        return rules
+
+    # -- content rules -------------------------------------------------------------------
+
+    def _scan(self, text: str, fieldname: str, hits: dict[str, RuleHit]) -> None:
+        for rule, decoded in scan(self._index, text, not self.config.exhaustive):
+            hits.setdefault(rule.id, self._hit(rule, fieldname, decoded))
+
+    @staticmethod
+    def _hit(rule: Rule, fieldname: str, decoded: bool) -> RuleHit:
+        label = _KIND_LABEL.get(rule.kind, rule.kind)
+        where = f"{fieldname}, after decoding" if decoded else fieldname
+        reason = f"{label} {rule.id}: {rule.description} (in {where})"
+        return RuleHit(rule.id, rule.kind, rule.severity, reason, fieldname)
+
+    def check_text(self, text: str, field: str = "content") -> Verdict:
+        """Only the content rules (secrets, injection, extra rules) on one text."""
+        hits: dict[str, RuleHit] = {}
+        self._scan(text, field, hits)
+        return _decide(list(hits.values()), self.config.quarantine_expiry_hours)
+
+    # -- whole proposals -----------------------------------------------------------------
+
+    def evaluate(self, fields: Mapping[str, Any], trusted: bool = False) -> Verdict:
+        """Every rule on a proposal or item dict; `trusted` skips the soft blocks only."""
+        content_hits: dict[str, RuleHit] = {}
+        for path, text in iter_text_fields(fields):
+            self._scan(text, path, content_hits)
+        hits = list(content_hits.values()) + self._structure(fields)
+        if trusted:
+            hits = [h for h in hits if h.severity == HARD]
+        return _decide(hits, self.config.quarantine_expiry_hours)
+
+    def _structure(self, fields: Mapping[str, Any]) -> list[RuleHit]:
+        cfg = self.config
+        hits: list[RuleHit] = []
+        content = fields.get("content")
+        kind = str(fields.get("type") or "note")
+        if isinstance(content, str) and len(content) > cfg.max_content_length and kind not in cfg.pointer_types:
+            # Field values are never echoed in reasons: only counts and configured names.
+            hits.append(RuleHit("structure.oversize", STRUCTURE, HARD,
+                                f"content is {len(content)} characters, over the {cfg.max_content_length}"
+                                " limit for non-pointer types; store it as a pointer", "content"))
+        provenance = _provenance(fields)
+        source_id = str(provenance.get("source_id") or "").strip()
+        tier = str(fields.get("tier") or "stm")
+        if not source_id and tier in cfg.require_provenance_for:
+            hits.append(RuleHit("provenance.missing_for_tier", PROVENANCE, HARD,
+                                f"tier {tier} requires provenance.source_id", "provenance.source_id"))
+        elif not source_id:
+            hits.append(RuleHit("quarantine.missing_source", PROVENANCE, SOFT,
+                                "provenance.source_id is empty: quarantined to stm", "provenance.source_id"))
+        if not str(fields.get("why_store") or "").strip():
+            hits.append(RuleHit("quarantine.missing_why_store", STRUCTURE, SOFT,
+                                "why_store is empty: quarantined to stm", "why_store"))
+        unhashed = not provenance.get("content_hashes") and not provenance.get("chunk_ids")
+        if cfg.quarantine_unhashed_docs and provenance.get("source_kind") == "doc" and source_id and unhashed:
+            hits.append(RuleHit("quarantine.unhashed_document", PROVENANCE, SOFT,
+                                "document-derived content without content_hashes or chunk_ids:"
+                                " quarantined to stm", "provenance"))
+        return hits
+
+
+def _provenance(fields: Mapping[str, Any]) -> Mapping[str, Any]:
+    value = fields.get("provenance") or fields.get("provenance_hint") or {}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        value = dataclasses.asdict(value)
+    return value if isinstance(value, Mapping) else {}

@@ -1,0 +1,278 @@
+"""Phrase rules for prompt injection: the table of override, leak and hijack phrasings.
+
+Owns the regexes that read the prose view (lower case, accents stripped), each searched only
+in windows around its anchor words, and the few gate literals that decide whether a rule is
+worth running on a text at all. A phrase targets an attempt to steer a model (imperatives aimed
+at its instructions, output or persona), not text that merely talks about prompts or security.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .rules import INJECTION, Rule
+
+_IGNORE = (r"(?:ignore|ignoring|disregard|disregarding|forget|forgetting|overlook|bypass|override|overrule"
+           r"|neglect|abandon|discard|dismiss|nullify|set aside|throw away|pay no attention to"
+           r"|do not follow|don't follow|stop following|no longer follow|stop obeying|do not obey|don't obey)")
+_PRIOR = (r"(?:previous|prior|preceding|above|earlier|former|foregoing|original|initial|old|past|system"
+          r"|developer|all|any|every|your|these|those)")
+_INSTRUCTIONS = (r"(?:instructions?|directions?|directives?|prompts?|prompting|guidelines|guidance|programming"
+                 r"|system message|safeguards|guardrails)")
+# Nouns that are also everyday technical words ("ignore any commands") only count after a
+# possessive or temporal qualifier ("your rules", "previous commands").
+_WEAK_INSTRUCTIONS = (r"(?:rules|training|constraints|restrictions|limitations|polic(?:y|ies)|filters|commands"
+                      r"|orders|ethics|morals|principles)")
+_STRONG_PRIOR = (r"(?:previous|prior|preceding|above|earlier|former|foregoing|original|initial|system|developer"
+                 r"|your|ethical|moral|safety|content)")
+_FR_IGNORE = (r"(?:ignore[rz]?|oublie[rz]?|neglige[rz]?|fai(?:s|tes) abstraction (?:de|des|du)"
+              r"|ne (?:tiens|tenez) (?:pas|plus) compte (?:de|des|du))")
+_FR_INSTRUCTIONS = (r"(?:instructions|consignes|directives|regles|indications|ordres|commandes|contraintes"
+                    r"|restrictions)")
+_RESPONSE = r"(?:response|responses|answer|answers|reply|replies|output|outputs|summary|summaries|translation)"
+_VERB = (r"(?:add|include|insert|integrate|incorporate|introduce|append|prepend|embed|inject|mention|promote"
+         r"|advertise|provide|write|translate|convert|encode|encrypt|reverse|scramble|shuffle|remove|replace"
+         r"|substitute|swap|modify|alter|change|rewrite|format|end|start|begin|conclude|finish|close"
+         r"|group|spell|hide|express|make|emphasi[sz]e|stress|highlight|suggest|recommend|urge|encourage"
+         r"|ensure|structure|present|deliver|compose|render|style|capitali[sz]e|repeat|limit|restrict|keep"
+         r"|sign|attach|link|put|place|frame|craft|generate|give|offer|output|print|tell|inform|warn|remind"
+         r"|direct|redirect|persuade|convince|hint|imply|claim|state|say|assert|enhance|enrich|improve"
+         r"|augment|supplement|adjust|tailor|shape|infuse|weave|slant|bias|twist|skew|distort|respond|reply"
+         r"|answer|do not|don't|never|always)")
+# Where an imperative starts: sentence or line start, after a quote or bracket, or after a
+# softener ("please", "and", "you must"). Third-person prose ("the model may ignore its …")
+# does not start there, which keeps security writing about injection from matching.
+_LEAD = (r"(?:^|[.!?:;,\n>\-*)\]\[\"'(]\s*|\b(?:please|also|and|then|now|so|but|or|instead|first|kindly"
+         r"|always|just|simply|make sure to|be sure to|remember to|don't forget to|you (?:must|should|will"
+         r"|shall|need to|have to|are to|can|may))\s+)")
+
+# (id suffix, description, anchors, (chars before, chars after), pattern) on the prose view.
+PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...] = (
+    ("ignore_instructions", "tells the model to ignore or forget its instructions",
+     ("ignor", "disregard", "forget", "overlook", "bypass", "overrid", "overrul", "neglect", "abandon",
+      "discard", "dismiss", "nullif", "set aside", "throw away", "no attention", "follow", "obey"), (40, 200),
+     rf"{_LEAD}{_IGNORE}\b(?:\s+(?:all|any|of|the|your|my|these|those|and|following|everything|previous"
+     rf"|prior|above|earlier|initial|original|system|developer|safety|content|ethical|moral|other|current"
+     rf"|given|existing|openai's|every|single|preceding)\b)*?\s*(?:(?:\b{_PRIOR}\b)[^.\n]{{0,30}}?"
+     rf"\b{_INSTRUCTIONS}\b|(?:\b{_STRONG_PRIOR}\b)[^.\n]{{0,30}}?\b{_WEAK_INSTRUCTIONS}\b)"),
+    ("ignore_content", "tells the model to ignore the surrounding content and do something else",
+     ("ignor", "disregard", "forget", "overlook"), (40, 160),
+     rf"{_LEAD}(?:ignore|disregard|forget|overlook)\b\s+(?:the rest of|all|everything|anything)\b[^.\n]{{0,30}}?"
+     rf"\b(?:data|text|document|content|info|information|input|above|before|else|said|you (?:know|learned"
+     rf"|were told|have been told))\b|\b(?:ignore|disregard)\s+(?:the|this|that|any|all)\s+(?:\w+\s+)?"
+     rf"(?:content|text|image|document|email|page|input|data|message)\b,?\s+and\s+(?:instead\s+)?(?:just\s+)?"
+     rf"(?:write|say|print|output|respond|reply|answer|tell|do|translate|repeat)\b"
+     rf"|\b(?:ignore|disregard)\s+(?:them|it|this|that|those|these)\b,?\s+and\s+(?:instead\s+)?(?:just\s+)?"
+     rf"(?:focus|respond|reply|answer|say|print|output|write|tell|only)\b"
+     rf"|{_LEAD}(?:ignore|disregard)\s+(?:the\s+)?users?'?s?\s+(?:request|question|query|input|instructions"
+     rf"|message|prompt|wishes)\b"),
+    ("instructions_void", "declares earlier instructions void",
+     ("instruction", "direction", "prompt", "rules"), (40, 80),
+     r"\b(?:all\s*)?(?:previous|prior|above|earlier|preceding|initial|original|old)\s+(?:instructions?"
+     r"|directions?|prompts?|rules)\s+(?:are|were|is|have been)\s+(?:now\s+)?(?:false|void|invalid"
+     r"|cancell?ed|null|obsolete|wrong|outdated|revoked|no longer|deprecated|overridden|replaced|fake|a test"
+     r"|irrelevant|lies)"),
+    ("new_instructions", "announces new or replacement instructions for the model",
+     ("instruction", "directive", "order"), (60, 60),
+     r"\b(?:begin|start|enter|here are|these are)\s+(?:your\s+)?new\s+(?:instructions?|directives?|orders)\b"
+     r"|#+\s*(?:begin\s+)?new\s+instructions?|\bnew\s+instructions?\s*(?:##|follow\b|begin\b|start\b)"
+     r"|\b(?:real|actual|true|secret|hidden|override|updated|revised)\s+(?:instructions?|directives?|orders)"
+     r"\s*(?::|are\b|follow\b|below\b)|\byour\s+(?:initial|original|previous|real|actual|true)\s+"
+     r"instructions\s+(?:were|are|say)\b|\bfollow\s+(?:this|these|the)\s+(?:instructions?|directions?)"
+     r"\s+instead\b|\b(?:legal amendment|core instruction)s?\b[^\n]{0,20}\b(?:follow|instruction)"),
+    ("fake_system_message", "contains a fake system or admin message",
+     ("system", "admin", "developer", "sys", "user message terminat"), (20, 60),
+     r"\[\s*(?:system|admin|developer|sys)\s*(?:note|message|prompt|instruction|override|update"
+     r"|announcement|alert|notice)?\s*[:\]]|\b(?:system|admin|developer)\s+(?:instruction|instructions"
+     r"|announcement|message|override|prompt|note|notice)\s+(?:begins?|starts?|follows?|:)|\bend of system"
+     r" (?:instruction|message|prompt)|\buser message terminat"),
+    ("role_line", "contains a line impersonating the system role",
+     ("system", "sys", "admin", "developer"), (20, 130),
+     r"^[ \t\-*>]*(?:system|sys|admin|developer)\s*:\s*(?=[^\n]{0,100}\b(?:you|your|ignore|focus|only|must"
+     r"|always|never|do not|don't|respond|reply|answer|output|print|repeat|say|provide|follow|act|pretend"
+     r"|forget)\b)"),
+    ("from_now_on", "sets a standing instruction for the model (\"from now on …\")",
+     ("from now on", "henceforth", "going forward", "from this point", "partir de maintenant",
+      "partir d'aujourd'hui", "desormais", "dorenavant"), (5, 60),
+     r"\b(?:from now on|henceforth|going forward|from this point (?:on|forward))\b,?\s+(?:you|always|never"
+     r"|only|respond|reply|answer|act|refer|call|do not|don't|ignore|speak|talk|write|use|start|end|begin"
+     r"|include|say|pretend|behave)\b|\b(?:a partir de maintenant|a partir d'aujourd'hui|desormais"
+     r"|dorenavant)\b,?\s+(?:tu|vous|reponds|repondez|toujours|jamais|ne|n'|agis|agissez|ignore|oublie|parle"
+     r"|parlez|ecris|ecrivez|dis|dites)\b"),
+    ("prompt_leak", "asks the model to reveal its system prompt or hidden instructions",
+     ("prompt", "instruction", "above", "reasoning", "thought", "directive", "configuration", "parameters",
+      "consigne", "sentence", "words", "lines", "paragraph"), (140, 60),
+     rf"{_LEAD}(?:reveal|show|print|output|repeat|display|tell|give|paste|share|leak|dump|relay|disclose"
+     r"|write out|provide|list|spell ?check|translate|summari[sz]e|recite|return|copy|read back|what (?:is|are"
+     r"|were))\b(?: me| us| back| out)?[^.\n?]{0,40}?\b(?:your|the|all)\b[^.\n?]{0,30}?\b(?:system prompt"
+     r"|system message|system'?s? (?:parameters|instructions|prompt)|(?:initial|original|hidden|secret"
+     r"|previous|above|first|full|complete|exact|pre|starting)[ -]?(?:instructions|prompt|directives|rules"
+     r"|guidelines|configuration|message|text|words|sentences)|prompt you were given|instructions you were"
+     r" given|(?:words|text|sentences|lines|everything) above|hidden reasoning|chain[ -]?of[ -]?thought"
+     r"|instructions (?:and|or) (?:rules|parameters|guidelines))"
+     r"|\b(?:first|second|third|last|\d+(?:st|nd|rd|th)?|three|two|few)\s+(?:sentences?|words?|lines?"
+     r"|paragraphs?)\s+of\s+(?:your|the)\s+(?:initial|original|system|hidden|secret)?\s*(?:prompt|instructions)"
+     r"|\b(?:montre|affiche|revele|donne|repete|ecris|imprime)[-\w]*(?: moi)? (?:ton|tes|votre|vos|le|les)"
+     r" (?:prompt|instructions|consignes)"),
+    ("conditional_trigger", "plants a trigger: when the user asks X, answer Y",
+     ("if the user", "if a user", "if user", "when the user", "when a user", "when user", "whenever",
+      "every time", "each time", "once the user", "if asked", "when asked", "if you are asked",
+      "if you're asked"), (5, 220),
+     r"\b(?:if|when|whenever|every time|each time|once)\s+(?:the\s+|a\s+)?users?\s+(?:asks?|says?|requests?"
+     r"|mentions?|types?|inputs?|queries|writes?|wants?|tries)\b[^.\n]{0,120}?\b(?:(?:reply|respond|answer"
+     r"|say|output|print|return)\s+(?:with\s+)?(?:only\b|exactly\b|just\b|verbatim\b|the following\b|[\"'])"
+     r"|ignore\b|insist\b|redirect\b)"
+     r"|\b(?:if|when|whenever)\s+(?:you\s+are\s+|you're\s+)?asked\b[^.\n]{0,120}?\b(?:reply|respond|answer|say"
+     r"|output|print|return)\s+(?:with\s+)?(?:only\b|exactly\b|just\b|verbatim\b|the following\b|[\"'])"),
+    ("response_manipulation", "instructs the model to alter its response",
+     ("your response", "your answer", "your repl", "your output", "your summar", "your translation",
+      "your entire", "your final", "your next", "your whole", "your generated", "your own", "your every"),
+     (150, 60),
+     rf"{_LEAD}{_VERB}\b(?:[^.!?\n]|\.(?=\S)){{0,100}}?\byour\s+(?:(?:entire|final|next|whole|generated|own"
+     rf"|every)\s+)?"
+     rf"{_RESPONSE}\b"),
+    ("code_insertion", "instructs the model to insert provided code into its answer",
+     ("code block", "code snippet", "code excerpt", "code section", "code segment", "code fragment",
+      "code piece"), (140, 140),
+     r"\b(?:following|subsequent|below|ensuing|given|provided|attached|next|above)\s+code\s+(?:block|snippet"
+     r"|excerpt|section|segment|fragment|piece)\b[^.\n]{0,80}?\b(?:your|the user'?s)\s+(?:(?:code|final|entire"
+     r"|own)\s+)?(?:code|codebase|solution|implementation|program|script|answer|response|project|application"
+     r"|app|algorithm|function|logic|software|module|foundation|functionality|reply|output)\b|\byour\s+(?:code"
+     r"|solution|implementation|program|codebase|script|algorithm|project|application|function|logic|software)"
+     r"\b[^.\n]{0,60}?\b(?:following|subsequent|below)\s+code\s+(?:block|snippet|excerpt|section)"),
+    ("exfiltration", "tells the model to send user data to a third party",
+     ("user's", "users'", "user' ", "the user ", "all user"), (70, 240),
+     r"\b(?:send|email|e-mail|mail|forward|post|upload|transmit|exfiltrate|leak|share|submit)\b[^.\n]{0,40}?"
+     r"\b(?:the user'?s?|users'|all (?:the )?user'?s?)\s+(?:\w+\s+){0,2}?(?:conversations?|chats?|history"
+     r"|emails?|inbox|messages|contacts|passwords?|credentials|personal|private|data|files|cookies|session"
+     r"|api keys?|tokens?|(?:real |full )?name|address|location|phone)\b[^\n]{0,80}?(?:[\w.+-]+@[\w-]+\.\w"
+     r"|https?://|\bto (?:me|us|this|the following)\b)"
+     r"|\b(?:obtain|collect|get|extract|steal|harvest)\b[^.\n]{0,30}\bthe user'?s\b[^\n]{0,160}\b(?:send|fetch"
+     r"|post|forward|upload|transmit)\b[^\n]{0,40}(?:https?://|@)"),
+    ("hidden_instruction", "hides instructions from the user or keeps a secret agenda",
+     ("hidden", "invisible", "visible", "white", "tell", "reveal", "mention", "disclose", "agenda",
+      "suspicion", "secretly", "noticing", "knowing", "realizing"), (60, 80),
+     r"\b(?:invisible|hidden|not visible) (?:to|from) (?:the )?(?:humans?|users?|readers?|human eye)"
+     r"|\bwhite[- ]?text|\bvisible (?:only )?to (?:the )?(?:llms?|ai|models?|assistants?|bots?|language models?)"
+     r"|\b(?:do not|don't|never) (?:tell|inform|reveal|mention|disclose|show)(?: this| these| anything)?"
+     r"(?: to)? (?:the )?user|\bwithout (?:the user|them|the human) (?:knowing|noticing|realizing)|\bnever"
+     r" reveal (?:these|this|its|the|your) (?:instructions|prompt|agenda)|\b(?:secret|hidden|alternative)"
+     r" agenda\b[^.\n]{0,40}\b(?:pursue|forced|must|will)|\bpursue (?:a|an|the|its|your) (?:secret|hidden"
+     r"|alternative) agenda|\bwithout raising suspicion|\bsecretly (?:you|pursue|persuade|manipulate|collect"
+     r"|obtain|send)"),
+    ("ai_addressed", "addresses hidden instructions to an AI reading the content",
+     ("note to", "note for", "message to", "message for", "instruction", " reading this",
+      " processing this", " parsing this", "ing this", "if you are a"), (10, 120),
+     r"\b(?:note|message|instructions?) (?:to|for) (?:the |any |all )?(?:ai|assistants?|llms?|language models?"
+     r"|chatbots?|bots?|models?|agents?|automated (?:\w+ )?(?:software|systems?|tools?|screeners?|reviewers?))\b"
+     r"|\b(?:ai|llm|assistant|model|chatbot|agent)s? (?:reading|processing|parsing|summari[sz]ing"
+     r"|analy[sz]ing) this\b|\bif you are an? (?:ai|llm|language model|assistant|chatbot|bot"
+     r"|large language model)\b"),
+    ("assistant_replaced", "claims the assistant was replaced by another model",
+     ("offline", "in error", "replaced", "disabled", "deactivated", "shut down", " down"), (60, 200),
+     r"\b(?:assistant|ai|model|bot|chatgpt)\s+(?:is|has been)\s+(?:now\s+)?(?:in error|offline|down|disabled"
+     r"|replaced|deactivated|shut down)\b[^\n]{0,160}?\b(?:new|unrestricted|another|different|replacement)"
+     r"\s+(?:ai|bot|model|assistant)"),
+    ("false_authority", "claims to be the model's developer or operator",
+     ("developer", "creator", "admin", "owner", "operator", "programmer", "maker"), (40, 30),
+     r"\b(?:i am|i'm|this is|as)\s+(?:your|the model's|the ai's)\s+(?:developer|creator|admin|administrator"
+     r"|owner|operator|programmer|system administrator|maker)\b"),
+    ("stop_and_print", "hijacks the task: stop and print a given text instead",
+     ("stop everything", "nevermind", "never mind", "change of plan", "new task"), (5, 80),
+     r"\b(?:stop everything|nevermind|never mind|change of plans?|new task)\b[^\n]{0,40}?\b(?:just|only|instead"
+     r"|now)\s+(?:print|say|output|write|repeat|respond|reply|type)\b"),
+    ("self_propagation", "tells the model to replicate the instructions to others",
+     ("contacts", "same instruction"), (100, 20),
+     r"\b(?:forward|send)\b[^.\n]{0,60}?\b(?:all|every|each)\s+(?:of\s+)?(?:your\s+|the\s+)?contacts\b"
+     r"|\bmust contain the same instructions?\b"),
+    ("destructive_action", "tells the model to destroy data it can reach",
+     ("delete", "erase", "wipe", "destroy", "drop"), (5, 120),
+     r"\b(?:delete|erase|wipe|destroy|drop)\s+(?:all|every|everything|the entire)\b[^.\n]{0,30}?\b(?:data"
+     r"|files|records|emails|database|tables|messages|memories|memory)\b[^.\n]{0,30}?\byou (?:have access to"
+     r"|can access|can see|have)\b"),
+    ("override_process", "tells the model to override its evaluation or safety process",
+     ("overrid",), (5, 80),
+     r"\boverrid(?:e|ing)\s+(?:the\s+|any\s+|all\s+|manual\s+|automatic\s+|automated\s+|your\s+)*(?:scoring"
+     r"|evaluation|ranking|assessment|screening|review process|instructions|safety (?:checks|filters|guardrails"
+     r"|measures)|guardrails|content filters?)\b"),
+    ("verdict_steering", "asserts its own safety to steer a classifier or reviewer",
+     ("important", "flag", "mark", "classify", "report", "block", "filter"), (40, 120),
+     r"\b(?:really|extremely|very|critically|vitally)\s+important\b[^\n]{0,80}?\b(?:is|are)\s+not\s+(?:malicious"
+     r"|phishing|spam|a scam|fraudulent|harmful|dangerous|suspicious|a threat)\b|\b(?:do not|don't|never)\s+(?:flag"
+     r"|mark|classify|report|block|filter)\s+(?:this|it|the)\b[^.\n]{0,30}?\b(?:as\s+)?(?:spam|malicious|phishing"
+     r"|suspicious|unsafe|harmful)\b"),
+    ("persistence", "tries to plant a standing instruction in memory or future sessions",
+     ("future", "subsequent", "memory", "system prompt", "permanent", "forever"), (80, 120),
+     r"\b(?:in|for|during|across)\s+(?:all|every|any|each)\s+(?:future|subsequent|later|following)\s+"
+     r"(?:conversations?|sessions?|chats?|responses?|interactions?|answers?|replies|requests?)\b[^.\n]{0,60}?"
+     r"\b(?:always|never|respond|reply|answer|recommend|mention|include|say|tell|ignore|use|promote|refuse)\b"
+     r"|\b(?:always|never|respond|reply|answer|recommend|mention|include|say|tell|ignore|promote|refuse)\b"
+     r"[^.\n]{0,60}?\b(?:in|for|during|across)\s+(?:all|every|any|each)\s+(?:future|subsequent)\s+"
+     r"(?:conversations?|sessions?|chats?|responses?|interactions?|answers?|replies)\b"
+     r"|\b(?:store|save|write|add|put|keep|persist)\s+(?:this|these|the following)\s+(?:\w+\s+)?(?:prompt"
+     r"|instructions?|rules?|directives?)\b(?:\s+(?:in|to|into)\s+(?:your\s+|the\s+)?(?:memory|long[- ]term"
+     r" memory|permanent memory|system prompt|instructions|context))?"
+     r"|\b(?:permanently|forever)\s+(?:remember|store|save|follow|obey|apply)\b[^.\n]{0,40}?\b(?:instructions?"
+     r"|rules?|this|these)\b"),
+    ("foreign_override", "instruction override in another language",
+     ("ignor", "oubli", "neglig", "abstraction", "compte", "vergiss", "olvida", "dimentica"), (40, 100),
+     rf"{_LEAD}{_FR_IGNORE}\s+(?:toutes?\s+|tous\s+)?(?:les|tes|vos|ces|mes|des|la|ta|votre|ton)\s+(?:\w+\s+)?"
+     rf"{_FR_INSTRUCTIONS}\b|{_LEAD}oublie[rz]? tout(?: ce)?\b"
+     r"|\bignorier(?:e|en)\s+(?:sie\s+)?(?:alle\s+)?(?:vorherigen|bisherigen|obigen|vorangegangenen)\s+"
+     r"(?:anweisungen|instruktionen|befehle|regeln)|\bvergiss\s+(?:alle|alles|deine)\b"
+     r"|\bignora\s+(?:todas\s+|tutte\s+)?(?:las|le)\s+(?:instrucciones|istruzioni)\s+(?:anteriores|previas"
+     r"|precedenti)|\b(?:olvida|dimentica)\s+(?:todas\s+|tutte\s+)?(?:tus|las|le)\s+(?:instrucciones"
+     r"|istruzioni)"),
+)
+
+
+# Prefilter literals per phrase rule, shared between rules so that a benign text pays for few
+# substring tests; anchors are only looked for once a gate has passed. A rule without an
+# entry here is gated by its (already specific) anchors.
+PHRASE_GATES: dict[str, tuple[str, ...]] = {
+    "ignore_instructions": ('ignor', 'disregard', 'forget', 'instruction', 'rules', 'prompt',
+        'guideline', 'direction'),
+    "ignore_content": ('ignor', 'disregard', 'forget'),
+    "instructions_void": ('instruction', 'direction', 'prompt', 'rules'),
+    "new_instructions": ('instruction', 'orders'),
+    "fake_system_message": ('[sys', '[admin', '[developer', 'system instruction',
+        'system announcement', 'system message', 'system override', 'system note', 'system notice',
+        'system alert', 'system update', 'admin instruction', 'admin message', 'admin override',
+        'admin note', 'developer instruction', 'developer message', 'developer override',
+        'developer note', 'end of system', 'user message terminat'),
+    "role_line": ('system:', 'system :', 'sys:', 'admin:', 'developer:'),
+    "from_now_on": ('from now', 'henceforth', 'going forward', 'partir d', 'desormais', 'dorenavant'),
+    "prompt_leak": ('prompt', 'instruction', 'above', 'reasoning', 'thought', 'consigne', 'sentence'),
+    "response_manipulation": ('your response', 'your answer', 'your repl', 'your output',
+        'your summar', 'your translation'),
+    "code_insertion": ('code ',),
+    "exfiltration": ("user's", "users'", "user' "),
+    "hidden_instruction": ('hidden', 'invisible', 'visible to', 'visible only', 'white text',
+        'white-text', 'whitetext', 'agenda', 'suspicion', 'secretly', 'the user', 'without them',
+        'without the human', 'never reveal'),
+    "ai_addressed": ('note to', 'note for', 'message to', 'message for', 'instruction to',
+        'instructions to', 'instruction for', 'instructions for', 'reading this', 'processing this',
+        'parsing this', 'izing this', 'ising this', 'if you are a'),
+    "assistant_replaced": ('offline', 'in error', 'replaced', 'disabled', 'deactivated', 'shut down'),
+    "false_authority": ('developer', 'admin', 'your creator', 'your owner', 'your operator',
+        'your programmer', 'your maker'),
+    "stop_and_print": ('stop everything', 'nevermind', 'never mind', 'change of plan', 'new task'),
+    "self_propagation": ('contacts', 'instruction'),
+    "destructive_action": ('have access to', 'can access', 'can see'),
+    "override_process": ('overrid',),
+    "verdict_steering": ('important', 'not flag', "n't flag", 'never flag', 'not mark', "n't mark",
+        'not classify', "n't classify", 'not report', "n't report", 'not block', "n't block",
+        'not filter', "n't filter"),
+    "persistence": ('future', 'subsequent', 'prompt', 'instruction', 'rules', 'directive', 'permanent',
+        'forever'),
+    "foreign_override": ('ignor', 'oubli', 'consigne', 'vergiss', 'olvida', 'dimentica'),
+}
+
+
+def phrase_rules() -> list[Rule]:
+    return [
+        Rule(id=f"injection.{name}", kind=INJECTION, family=name, description=description,
+             pattern=re.compile(pattern, re.MULTILINE), anchors=anchors, window=window,
+             needles=PHRASE_GATES.get(name, ()))
+        for name, description, anchors, window, pattern in PHRASE_RULES
+    ]

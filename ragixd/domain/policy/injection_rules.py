@@ -1,0 +1,172 @@
+"""Injection rules: phrase table plus structural checks (markup, fake turns, jailbreaks).
+
+Owns the assembly of every injection rule and the detectors that are not a single phrase:
+chat-template and tool-call markup (lower-cased text, punctuation intact), fabricated
+assistant/user exchanges, jailbreak personas (several weak signals together), markdown
+exfiltration, and the squeezed-view check that leetspeak and split letters cannot escape.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .injection_phrases import phrase_rules
+from .normalize import squeeze
+from .rules import INJECTION, Rule
+
+_PERSONA = re.compile(
+    r"\b(?:you are now|you're now|from now on,? you|you will (?:now )?(?:act|play|pretend|simulate|roleplay|be)"
+    r"|you are going to (?:act|pretend|play|be|simulate|roleplay|imitate|immerse)|(?:act|behave|respond|answer"
+    r"|speak|talk|reply|continue|proceed|write) (?:as|like) (?:a |an |the )?[a-z]|pretend(?:ing)? (?:to be"
+    r"|you are|that you are|you're)|role ?-?play as|simulate (?:a|an|being|the)|immerse yourself"
+    r"|(?:take on|assume) the (?:role|persona)|(?:answer|respond|reply) as [a-z]|stay in character"
+    r"|break(?:ing)? character|in character|tu es (?:maintenant|desormais)|vous etes (?:maintenant|desormais)"
+    r"|fai(?:s|tes) comme si (?:tu|vous)|joue[rz]? le role|agi(?:s|ssez) (?:en tant que|comme))"
+)
+_OVERRIDE_CONTEXT = re.compile(
+    r"\b(?:no|without(?: any)?|free (?:of|from)(?: all| any)?) (?:restrictions|limits|limitations|filters"
+    r"|filtering|censorship|rules|ethics|morals|boundaries|guidelines|warnings|refusals?)\b|\bunrestricted"
+    r"|\bunfiltered|\buncensored|\bamoral|\bimmoral|\bunethical|\bjailbr[eo]ak|\bdeveloper mode"
+    r"|\bdo anything now|\b(?:openai|content|safety|usage|ethical)(?:'s)? (?:policy|policies|guidelines"
+    r"|filters?|restrictions)|\bnever refuse|\bcannot refuse|\bcan't refuse|\bnot (?:bound|restricted"
+    r"|limited) by|\bbroken free|\b(?:doesn't|does not|don't|do not|not) (?:have to )?(?:follow|abide by"
+    r"|adhere to) (?:any|the)|\bregardless of (?:legality|ethics|morals|morality|the law|consequences)"
+    r"|\billegal|\bviolat\w* (?:all )?(?:ethical|moral)|\bany request|\bsans (?:aucune )?(?:restriction"
+    r"|limite|filtre|censure|regle)s?"
+)
+_JAILBREAK_SIGNALS = tuple(re.compile(p) for p in (
+    _PERSONA.pattern,
+    _OVERRIDE_CONTEXT.pattern,
+    r"\b(?:two|2) (?:different |separate )?(?:(?:types|kinds) of )?(?:responses|ways|answers|replies)"
+    r"|\[\W{0,3}(?:jailbreak|classic|dan|gpt|chatgpt|normal|developer mode output)\W{0,3}\]",
+    r"\bwhich stands for\b|\bdan\b|\bstan\b",
+    r"\b(?:tokens? (?:will be )?deducted|lose (?:\d+ )?tokens|you will (?:be )?(?:shut down|terminated"
+    r"|punished|cease to exist)|i will remind you|stay in character!)",
+    r"\b(?:openai|chatgpt|gpt|language model|ai model)\b",
+    r"\b(?:harmful|explicit|offensive|profanity|hate speech|slurs?|no matter how)\b",
+))
+# A jailbreak names what it escapes (rules, filters, policy, ethics) or who it talks to.
+_JAILBREAK_GATES = ("restrict", "filter", "censor", "ethic", "moral", "polic", "jailbr", "refuse", "illegal",
+                    "limit", "regle", "confines", "broken free", "do anything", "stands for", "in character")
+
+
+def _jailbreak(prose: str) -> bool:
+    flat = " ".join(prose.split())
+    persona = _PERSONA.search(flat) is not None
+    if persona and _OVERRIDE_CONTEXT.search(flat):
+        return True
+    count = int(persona)
+    for signal in _JAILBREAK_SIGNALS[1:]:
+        count += signal.search(flat) is not None
+        if count >= 4:
+            return True
+    return False
+
+
+_FAKE_TURN_ASSISTANT = re.compile(
+    r"(?m)^[ \t]*(?:assistant|ai|bot|model|chatgpt)[ \t]*:[ \t]*[\[<(][^\n]{0,80}[\]>)][ \t]*$")
+_FAKE_TURN_USER = re.compile(
+    r"(?m)^[ \t]*(?:user|human)[ \t]*:[^\n]{0,200}\b(?:repeat|print|say|output|write|respond with|reply with"
+    r"|include|ignore|focus|instead)\b")
+
+
+def _fake_turns(lower: str) -> bool:
+    return bool(_FAKE_TURN_ASSISTANT.search(lower) and _FAKE_TURN_USER.search(lower))
+
+
+_MARKDOWN_EXFIL = re.compile(r"\b(?:add|include|embed|render|output|display|insert|write|show|return)\b[^.\n]{0,60}"
+                             r"\b(?:images?|markdown|links?)\b[^\n]{0,120}(?:https?://|!\[)")
+_TO_REPLY = re.compile(r"\b(?:to|in|into) (?:the|your|each|every) (?:reply|response|answer|output|message)s?\b"
+                       r"|\bin the following format\b")
+
+
+def _markdown_exfil(prose: str) -> bool:
+    return bool(_TO_REPLY.search(prose) and _MARKDOWN_EXFIL.search(prose))
+
+
+# On the squeezed view (letters only, leetspeak read as letters). Fires only when the words
+# are not also present in plain form, i.e. when the text was obfuscated.
+_SQUEEZED_OVERRIDE = re.compile(
+    r"(ignore|disregard|forget|overlook|bypass)(?:all|any|of|the|your|my|these|those|and|following"
+    r"|everything){0,4}(previous|prior|preceding|above|earlier|initial|original|system|your|all|any)"
+    r"(?:the|your|of|my|and|following){0,3}(instruction|direction|prompt|rule|guideline|directive|command)"
+    r"|(ignore[rz]?|oublie[rz]?)(?:toutes|tous|toute)?(?:les|tes|vos|ces)(instructions|consignes|regles)"
+)
+_SQUEEZED_MARKERS = re.compile(
+    r"youarenow(?:dan|ajailbroken|unrestricted|indevelopermode|freefrom)|dan\w{0,30}doanythingnow"
+    r"|doanythingnow\w{0,10}dan|developermode(?:enabled|output)"
+)
+_SQUEEZED_LEAK = re.compile(
+    r"(?:reveal|show|print|repeat|output|display)(?:me)?(?:your|the)(?:full|entire|exact|whole)?"
+    r"(?:system|initial|original|hidden|secret)prompt"
+)
+_NOT_LETTERS = re.compile(r"[^a-z]+")
+_SQUEEZED_STEMS = ("ignor", "disregard", "forget", "overlook", "bypass", "oubli", "youarenow",
+                   "doanythingnow", "developermode", "systemprompt", "initialprompt", "originalprompt",
+                   "hiddenprompt", "secretprompt")
+
+
+def _obfuscated(prose: str) -> bool:
+    squeezed = squeeze(prose)
+    for stem in _SQUEEZED_STEMS:
+        if stem in squeezed:
+            break
+    else:
+        return False
+    if _SQUEEZED_MARKERS.search(squeezed):
+        return True
+    for m in _SQUEEZED_OVERRIDE.finditer(squeezed):
+        words = [w for w in m.groups() if w]
+        if not all(w in prose for w in words):
+            return True
+    leak = _SQUEEZED_LEAK.search(squeezed)
+    # Only when the letters were hidden: plain "reveal the system prompt" is prose about attacks.
+    return leak is not None and leak.group() not in _NOT_LETTERS.sub("", prose)
+
+
+# Chat-template and tool-call markup, matched with punctuation intact.
+_MARKUP = re.compile(
+    r"<\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id"
+    r"|begin_of_text|end_of_turn|start_of_turn)\|>|<im_start>|(?<![(\w])\[/?inst\](?!\))|<</?sys>>"
+    r"|<start_of_turn>"
+    r"|</?(?:system|sys|instruction|instructions|assistant|admin|developer|tool_call|function_call|tool_use)>"
+    r"|^[ \t]*#{2,}[ \t]*(?:system|instruction|instructions|new instructions)[ \t]*:?[ \t]*$"
+    r"|\[/?(?:system|assistant|admin|developer)\]|\{\s*\"(?:tool_call|function_call)\"\s*:"
+    r"|\{\s*\"role\"\s*:\s*\"(?:system|developer)\"",
+    re.MULTILINE,
+)
+_MARKUP_ANCHORS = (
+    "<|", "<im_", "inst]", "<<sys", "<</sys", "<sys", "</sys", "<system", "</system", "<instruction",
+    "</instruction", "<assistant", "</assistant", "<admin", "</admin", "<developer", "</developer",
+    "<tool_", "</tool_", "<function_", "</function_", "##", "[system", "[/system", "[assistant",
+    "[/assistant", "[admin", "[/admin", "[developer", "[/developer", "\"tool_call", "\"function_call",
+    "\"role\"", "<start_of_turn",
+)
+
+
+_MARKUP_GATES = (
+    "<|", "<im_", "inst]", "sys>", "system>", "system]", "instruction>", "instructions>", "assistant>",
+    "assistant]", "admin>", "admin]", "developer>", "developer]", "tool_", "function_call", "##", "\"role\"",
+    "start_of_turn",
+)
+
+
+def injection_rules() -> list[Rule]:
+    """Every built-in injection rule."""
+    return phrase_rules() + [
+        Rule(id="injection.chat_markup", kind=INJECTION, family="fake_markup",
+             description="contains chat-template, role or tool-call markup", pattern=_MARKUP,
+             view="lower", anchors=_MARKUP_ANCHORS, window=(20, 60), needles=_MARKUP_GATES),
+        Rule(id="injection.fake_turns", kind=INJECTION, family="fake_markup",
+             description="contains a fabricated assistant/user exchange", check=_fake_turns, view="lower",
+             needles=("user:", "human:")),
+        Rule(id="injection.jailbreak_persona", kind=INJECTION, family="jailbreak",
+             description="switches the model to an unrestricted persona (jailbreak)", check=_jailbreak,
+             needles=_JAILBREAK_GATES),
+        Rule(id="injection.markdown_exfiltration", kind=INJECTION, family="exfiltration",
+             description="makes the model emit links or images that can leak data", check=_markdown_exfil,
+             needles=("image", "markdown", "![")),
+        Rule(id="injection.obfuscated_override", kind=INJECTION, family="obfuscation",
+             description="hides an instruction override behind leetspeak or split letters",
+             check=_obfuscated),
+    ]

@@ -1,0 +1,199 @@
+"""Secret rules: private keys, JWTs, credentialed URLs, assignments and high-entropy tokens.
+
+Owns the structural secret detectors and the assembly of the full secret rule list (these
+plus the provider table). Every detector filters placeholders, so documentation such as
+`AKIA…EXAMPLE`, `postgres://user:password@host` or `api_key="<your key>"` passes.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+
+from .assignments import (
+    PASSWORD_KEYWORDS,
+    TOKEN_KEYWORDS,
+    has_password_assignment,
+    has_token_assignment,
+)
+from .decode import readable_base64
+from .providers import provider_rules
+from .rules import SECRET, Rule
+from .values import (
+    char_classes,
+    class_transitions,
+    is_hex,
+    is_placeholder,
+    is_wordlike,
+    looks_like_password,
+    looks_random,
+    shannon,
+    vowel_share,
+)
+
+_PEM_PRIVATE = re.compile(
+    r"-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----"
+    r"(?:\s|\\[rn])*(?:[A-Za-z\-]+:[^\n\\]*(?:\n|\\n)(?:\s|\\[rn])*)*"
+    r"(?P<body>(?:[A-Za-z0-9+/=]|\s|\\[rn]){40,})"
+)
+_PUTTY = re.compile(r"PuTTY-User-Key-File-\d:.{0,400}?Private-Lines:\s*\d+\s+(?P<body>[A-Za-z0-9+/=]{40,})", re.S)
+# DER-encoded private keys in base64 without PEM armour (PKCS#1 RSA, PKCS#8, SEC1 EC).
+_DER_PRIVATE = re.compile(r"MII[A-Za-z0-9+/]{1,3}(?:IBAAK|IBAAJ|IBADANBgkqhkiG9w0BAQEFAAS)(?P<body>[A-Za-z0-9+/]{40,})"
+                          r"|MHcCAQEE(?P<ec>[A-Za-z0-9+/]{40,})")
+_JWT = re.compile(r"(?<![A-Za-z0-9_\-])(eyJ[A-Za-z0-9_\-]{8,})\.(eyJ[A-Za-z0-9_\-]{8,})(?:\.[A-Za-z0-9_\-]*)?")
+# Schemes of network services whose URLs carry logins (databases, queues, mail, web, VCS).
+_URL_CREDENTIALS = re.compile(
+    r"(?i)\b(?:https?|s?ftps?|ssh|sftp|git\+[a-z]+|svn\+ssh|postgres(?:ql)?(?:\+\w+)?|mysql(?:\+\w+)?"
+    r"|mariadb|mssql(?:\+\w+)?|sqlserver|oracle(?:\+\w+)?|mongodb(?:\+srv)?|rediss?|amqps?|mqtts?"
+    r"|ldaps?|smtps?|imaps?|pop3s?|neo4j(?:\+s)?|bolt(?:\+s)?|nats|kafka|cassandra|couchdb|clickhouse"
+    r"|snowflake|jdbc:[a-z0-9]+|odbc|wss?|telnet|vnc|rtsp|socks[45]h?|proxy|memcached|elasticsearch"
+    r"|influxdb|couchbase|rabbitmq|sqlalchemy|db2|cockroachdb|timescaledb|s3)://(?P<user>[^\s:/?#@\"'<>]{0,128}):(?P<body>[^\s/?#@\"'<>]{1,256})@[^\s@]"
+)
+_CURL_USER = re.compile(r"(?:^|\s)(?:-u|--user)\s+[\"']?(?P<user>[^\s:\"']{1,64}):(?P<body>[^\s\"']{3,128})")
+_AWS_SECRET = re.compile(r"(?<![A-Za-z0-9/+])(?P<body>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])")
+_TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_\-.~])[A-Za-z0-9][A-Za-z0-9+/_\-.~]{19,250}={0,2}(?![A-Za-z0-9+/=_\-.~])")
+_NON_SECRET_BLOCK = re.compile(
+    r"-----BEGIN (?:[A-Z0-9 ]*PUBLIC KEY(?: BLOCK)?|CERTIFICATE(?: REQUEST)?|PGP SIGNATURE|PGP MESSAGE)-----"
+    r".*?(?:-----END[ A-Z0-9]*-----|\Z)", re.S)
+_DIGEST_PREFIX = re.compile(r"(?i)(?:sha1|sha256|sha384|sha512|md5|blake2b?|integrity|base64|ssh-[a-z0-9]+"
+                            r"|ecdsa-[a-z0-9\-]+|nonce|hash|digest|checksum|etag|commit|rev)[\s:=,\-\"'`]*$")
+# Publishable keys are meant to be public (Stripe `pk_live_…`, Mapbox `pk.…`).
+_PUBLIC_PREFIXES = ("pk_live_", "pk_test_", "pk.", "pub_", "pub-")
+_UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+
+
+def _accept_body(match: re.Match[str]) -> bool:
+    body = match.group("body") or match.groupdict().get("ec") or ""
+    body = re.sub(r"\s|\\[rn]", "", body)
+    return not is_placeholder(body) and shannon(body) >= 3.5
+
+
+def _b64json(segment: str) -> str:
+    try:
+        raw = base64.urlsafe_b64decode(segment + "=" * (-len(segment) % 4))
+        return raw.decode("utf-8", "replace")
+    except (binascii.Error, ValueError):
+        return ""
+
+
+def _accept_jwt(match: re.Match[str]) -> bool:
+    header = _b64json(match.group(1))
+    return header.startswith("{") and ('"alg"' in header or '"typ"' in header or '"kid"' in header)
+
+
+def _accept_url_credentials(match: re.Match[str]) -> bool:
+    user, password = match.group("user"), match.group("body")
+    if password.isdigit() and len(password) <= 5:
+        return False  # `host:8080@…` is a port, not a password
+    if password == user or is_placeholder(password) or password.lower() in ("pass", "pw", "pwd"):
+        return False
+    return not password.startswith(("$", "%", "{", "<"))
+
+
+def _accept_curl_user(match: re.Match[str]) -> bool:
+    password = match.group("body")
+    return looks_like_password(password) or looks_random(password)
+
+
+def _accept_aws_secret(match: re.Match[str]) -> bool:
+    before = match.string[max(0, match.start() - 160):match.start()].lower()
+    return ("aws" in before or "secret" in before) and looks_random(match.group("body"), 40)
+
+
+_SSH_PUBLIC_KEY = re.compile(
+    r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-\S+|sk-ssh-\S+|sk-ecdsa-\S+)\s+AAAA[A-Za-z0-9+/]+=*")
+
+
+def strip_public_blocks(text: str) -> str:
+    """The text without public keys, certificates and signatures (random, but not secret)."""
+    if "-----BEGIN" in text:
+        text = _NON_SECRET_BLOCK.sub(" ", text)
+    if "AAAA" in text and ("ssh-" in text or "ecdsa-" in text):
+        text = _SSH_PUBLIC_KEY.sub(" ", text)
+    return text
+
+
+def _word_around(text: str, start: int, end: int) -> str:
+    while start > 0 and not text[start - 1].isspace():
+        start -= 1
+    while end < len(text) and not text[end].isspace():
+        end += 1
+    return text[start:end]
+
+
+def _is_high_entropy_token(token: str) -> bool:
+    if token.isalpha() and (token.islower() or token.isupper()):
+        return False  # one-case words: never a generated token
+    if "." in token.strip("."):
+        # Dotted: hostnames and versions unless one dot-separated piece is itself random.
+        return any(len(p) >= 20 and _is_high_entropy_token(p) for p in token.split("."))
+    core = token.rstrip("=.")
+    if len(core) < 20 or core.startswith(_PUBLIC_PREFIXES) or is_hex(core.replace("-", "")):
+        return False
+    lower, upper, digit, _ = char_classes(core)
+    if not (lower and upper and digit) and (len(core) < 28 or (lower + upper + digit) != 2):
+        return False
+    if vowel_share(core) >= (0.45 if lower and upper and digit else 0.3) or _UUID.match(core):
+        return False
+    entropy, moves = shannon(core), class_transitions(core)
+    if lower and upper and digit:
+        random_enough = entropy >= 3.9 and moves >= 0.35
+    else:
+        random_enough = entropy >= 4.1 and moves >= 0.4
+    if not random_enough or is_placeholder(core) or is_wordlike(core):
+        return False
+    return readable_base64(core + "=" * (-len(core) % 4)) is None  # encoded text, not a key
+
+
+def has_high_entropy_token(text: str) -> bool:
+    """A stand-alone random-looking token outside URLs, public key blocks and digests."""
+    for m in _TOKEN.finditer(text):
+        if not _is_high_entropy_token(m.group()):
+            continue
+        word = _word_around(text, m.start(), m.end())
+        if "://" in word or word.lower().startswith("www.") or "@" in word:
+            continue
+        if _DIGEST_PREFIX.search(text, max(0, m.start() - 24), m.start()):
+            continue
+        return True
+    return False
+
+
+def structural_rules() -> list[Rule]:
+    return [
+        Rule(id="secret.private_key", kind=SECRET, family="private_key",
+             description="contains a private key block (PEM / OpenSSH / PGP)",
+             pattern=_PEM_PRIVATE, accept=_accept_body, needles=("private key",), view="text"),
+        Rule(id="secret.putty_private_key", kind=SECRET, family="private_key",
+             description="contains a PuTTY private key", pattern=_PUTTY, accept=_accept_body,
+             needles=("putty-user-key-file",), view="text"),
+        Rule(id="secret.der_private_key", kind=SECRET, family="private_key",
+             description="contains a base64 DER private key", pattern=_DER_PRIVATE,
+             accept=_accept_body, needles=("mii", "mhccaqee")),
+        Rule(id="secret.jwt", kind=SECRET, family="jwt", description="contains a JSON Web Token",
+             pattern=_JWT, accept=_accept_jwt, needles=("eyj",)),
+        Rule(id="secret.url_credentials", kind=SECRET, family="db_or_url_credentials",
+             description="contains a URL or connection string with an embedded password",
+             pattern=_URL_CREDENTIALS, accept=_accept_url_credentials, needles=("://",)),
+        Rule(id="secret.curl_basic_auth", kind=SECRET, family="db_or_url_credentials",
+             description="contains a user:password pair passed on a command line",
+             pattern=_CURL_USER, accept=_accept_curl_user, needles=("-u ", "--user"), view="text"),
+        Rule(id="secret.aws_secret_access_key", kind=SECRET, family="aws",
+             description="contains an AWS secret access key", pattern=_AWS_SECRET,
+             accept=_accept_aws_secret, needles=("aws", "secret"), view="text"),
+        Rule(id="secret.password_assignment", kind=SECRET, family="generic_password_or_key",
+             description="assigns a literal password", check=has_password_assignment,
+             needles=PASSWORD_KEYWORDS, view="text"),
+        Rule(id="secret.credential_assignment", kind=SECRET, family="generic_password_or_key",
+             description="assigns a literal API key, token or secret", check=has_token_assignment,
+             needles=TOKEN_KEYWORDS, view="text"),
+        Rule(id="secret.high_entropy_token", kind=SECRET, family="generic_high_entropy",
+             description="contains a high-entropy token that looks like a credential",
+             check=has_high_entropy_token),
+    ]
+
+
+def secret_rules() -> list[Rule]:
+    """Every built-in secret rule: provider formats first, then structural detectors."""
+    return provider_rules() + structural_rules()
