@@ -29,4 +29,7 @@ def configure(level: str = "info", json: bool | None = None) -> None:
 
 
 def get(name: str = "ragixd"):
+    # Used as a library (tests, benchmarks), ragixd must never write logs to stdout.
+    if not structlog.is_configured():
+        configure("warning")
     return structlog.get_logger(name)

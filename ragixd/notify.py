@@ -44,7 +44,9 @@ class Notifier:
         self.send("STOPPING=1")
 
     def reloading(self) -> None:
-        self.send("RELOADING=1")
+        # systemd 253+ (Type=notify-reload) ignores a RELOADING=1 without the monotonic time.
+        usec = time.clock_gettime_ns(time.CLOCK_MONOTONIC) // 1000
+        self.send(f"RELOADING=1\nMONOTONIC_USEC={usec}")
 
     def watchdog_due(self, now: float | None = None) -> bool:
         if self.watchdog_interval is None:

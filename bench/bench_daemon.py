@@ -1,0 +1,311 @@
+"""Benchmark of the daemon over real ZeroMQ (issue 3). Prints one JSON object.
+
+In one run, on the same ipc transport:
+- `status` round trip p50/p99 through ragix_client, against a bare pyzmq DEALER/ROUTER echo
+  (a server in its own process answering with a frame of the status answer's size to a frame
+  of the status request's size), one of each in turn so that both see the same load;
+- durable single-write latency p50/p99 (one client, one write at a time; synchronous=FULL),
+  beside the same writes committed one by one into a Store in process (the fsync floor);
+- writes/s with 1, 4 and 16 concurrent clients, each a separate process writing sequentially
+  (write, wait for the answer, write...), so that no client shares a GIL with another (they do
+  share the machine's cores with the daemon); beside it, the Store's own rate in process with
+  groups of 16, the largest group 16 sequential clients can form (the ceiling);
+- search p50/p99 at N items through the daemon, against Store.search in process on the same
+  store with the same queries (each query both ways in turn). The store is populated in process (groups of 1000 realistic
+  items from textgen) before the daemon opens it.
+
+Usage: python bench/bench_daemon.py [--items 100000] [--n 2000] [--seconds 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing as mp
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import msgpack
+import zmq
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(ROOT / "tests"))
+from common import emit, percentiles, progress
+from textgen import TextGen
+
+ECHO_SERVER = """
+import sys, zmq
+ctx = zmq.Context()
+sock = ctx.socket(zmq.ROUTER)
+sock.bind(sys.argv[1])
+answer = b"a" * int(sys.argv[2])
+print("ready", flush=True)
+while True:
+    frames = sock.recv_multipart()
+    if frames[-1] == b"stop":
+        break
+    sock.send_multipart([frames[0], answer])
+"""
+
+
+def status_sizes(client) -> tuple[int, int]:
+    """Bytes of a status request and of its answer, as they travel."""
+    request = msgpack.packb({"v": 1, "id": 1, "op": "status", "args": {}}, use_bin_type=True)
+    answer = msgpack.packb({"v": 1, "id": 1, "ok": True, "result": client.status()}, use_bin_type=True)
+    return len(request), len(answer)
+
+
+def bench_status_vs_echo(client, endpoint: str, request_size: int, answer_size: int,
+                        n: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Status through ragix_client and a bare DEALER round trip to the echo server, one of
+    each in turn, so that both see the same machine load."""
+    proc = subprocess.Popen([sys.executable, "-c", ECHO_SERVER, endpoint, str(answer_size)],
+                            stdout=subprocess.PIPE, text=True)
+    proc.stdout.readline()
+    sock = zmq.Context.instance().socket(zmq.DEALER)
+    sock.setsockopt(zmq.LINGER, 0)
+    sock.connect(endpoint)
+    payload = b"r" * request_size
+    status_s, echo_s = [], []
+    for i in range(n + 200):
+        start = time.perf_counter()
+        client.status()
+        middle = time.perf_counter()
+        sock.send(payload)
+        sock.poll(10_000)
+        sock.recv()
+        end = time.perf_counter()
+        if i >= 200:  # the first ones warm up both connections
+            status_s.append(middle - start)
+            echo_s.append(end - middle)
+    sock.send(b"stop")
+    proc.wait(10)
+    sock.close()
+    return percentiles(status_s), percentiles(echo_s)
+
+
+def bench_single_write(client, home: Path, n: int, warmup: int) -> dict[str, Any]:
+    """Daemon writes and in-process Store commits, interleaved one for one so that both see
+    the same disk and the same load. Both are warmed first: until SQLite's first checkpoint
+    the WAL file grows on every commit, and a growing file costs a slower fsync."""
+    from ragixd.domain import commands as c
+    from ragixd.store.store import Store
+    gen = TextGen(99)
+    store = Store(home / "ragix.db", synchronous="FULL")
+    for _ in range(warmup):
+        title, content = gen.item()
+        store.execute([c.CreateItem({"title": title, "content": content}, dedup=False)])
+    daemon_s, store_s = [], []
+    for _ in range(n):
+        title, content = gen.item()
+        start = time.perf_counter()
+        client.write(title=title, content=content, dedup=False)
+        daemon_s.append(time.perf_counter() - start)
+        title, content = gen.item()
+        start = time.perf_counter()
+        store.execute([c.CreateItem({"title": title, "content": content}, dedup=False)])
+        store_s.append(time.perf_counter() - start)
+    store.close()
+    return {"writes": n, "warmup_writes": warmup, **percentiles(daemon_s),
+            "store_in_process": percentiles(store_s)}
+
+
+def bench_store_writes(home: Path, n: int, group: int) -> dict[str, Any]:
+    """The same writes straight into a Store in process (synchronous=FULL, as the daemon):
+    the floor for the daemon's write latency and the ceiling for its throughput."""
+    from ragixd.domain import commands as c
+    from ragixd.store.store import Store
+    gen = TextGen(98)
+    store = Store(home / "ragix.db", synchronous="FULL")
+    samples = []
+    start = time.perf_counter()
+    for base in range(0, n, group):
+        batch = [gen.item() for _ in range(group)]
+        t = time.perf_counter()
+        store.execute([c.CreateItem({"title": title, "content": content}, dedup=False)
+                       for title, content in batch])
+        samples.append(time.perf_counter() - t)
+    elapsed = time.perf_counter() - start
+    store.close()
+    return {"group": group, "items": n, "items_per_s": round(n / elapsed), "per_commit": percentiles(samples)}
+
+
+def _write_loop(endpoint: str, seed: int, ready, go, seconds: float, out) -> None:
+    from ragix_client import Client
+    gen = TextGen(seed)
+    texts = [gen.item() for _ in range(4000)]
+    client = Client(endpoint, timeout=60)
+    client.status()
+    ready.put(seed)
+    go.wait()
+    count = 0
+    samples = []
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        title, content = texts[count % len(texts)]
+        start = time.perf_counter()
+        client.write(title=f"{title} {seed}-{count}", content=content, dedup=False)
+        samples.append(time.perf_counter() - start)
+        count += 1
+    client.close()
+    out.put((count, time.perf_counter(), samples))
+
+
+def bench_concurrent_writes(endpoint: str, clients: int, seconds: float) -> dict[str, Any]:
+    ctx = mp.get_context("spawn")
+    ready, out, go = ctx.Queue(), ctx.Queue(), ctx.Event()
+    procs = [ctx.Process(target=_write_loop, args=(endpoint, 1000 + i, ready, go, seconds, out))
+             for i in range(clients)]
+    for p in procs:
+        p.start()
+    for _ in procs:
+        ready.get(timeout=120)
+    start = time.perf_counter()
+    go.set()
+    results = [out.get(timeout=seconds + 120) for _ in procs]
+    for p in procs:
+        p.join(30)
+    elapsed = max(end for _, end, _ in results) - start
+    writes = sum(count for count, _, _ in results)
+    latencies = [s for _, _, samples in results for s in samples]
+    return {"clients": clients, "writes": writes, "seconds": round(elapsed, 2),
+            "writes_per_s": round(writes / elapsed), "latency": percentiles(latencies)}
+
+
+def populate(home: Path, items: int) -> float:
+    from ragixd.domain import commands as c
+    from ragixd.store.store import Store
+    gen = TextGen(7)
+    tags = ["ops", "db", "security", "ml", "frontend", "infra", "docs", "team"]
+    store = Store(home / "ragix.db", synchronous="NORMAL")
+    start = time.perf_counter()
+    for base in range(0, items, 1000):
+        group = []
+        for i in range(base, min(items, base + 1000)):
+            title, content = gen.item()
+            group.append(c.CreateItem({"title": title, "content": content, "tags": [tags[i % 8]]}))
+        store.execute(group)
+        if base and base % 20_000 == 0:
+            progress(f"  {base} items")
+    store.close()
+    return time.perf_counter() - start
+
+
+def search_queries(n: int) -> list[str]:
+    gen = TextGen(123)
+    return [gen.query(1 + i % 3) for i in range(n)]
+
+
+def bench_search(client, store, queries: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Each query through the daemon and then in process on the same store, in turn."""
+    for q in queries[:50]:
+        client.search(q, k=10)
+        store.search(q, k=10)
+    daemon_s, local_s = [], []
+    for q in queries:
+        start = time.perf_counter()
+        client.search(q, k=10)
+        middle = time.perf_counter()
+        store.search(q, k=10)
+        local_s.append(time.perf_counter() - middle)
+        daemon_s.append(middle - start)
+    return percentiles(daemon_s), percentiles(local_s)
+
+
+def run_search(work: Path, items: int, n_queries: int) -> tuple[float, dict[str, Any]]:
+    from support.daemon import Daemon
+
+    from ragixd.store.store import Store
+    progress(f"populating {items} items in process")
+    home = work / "search"
+    home.mkdir()
+    populate_s = round(populate(home, items), 1)
+    daemon = Daemon(home).start(timeout=300)
+    client = daemon.client()
+    store = Store(home / "ragix.db")  # a second, read-only use of the daemon's store
+    progress("search through the daemon and in process")
+    through, in_process = bench_search(client, store, search_queries(n_queries))
+    store.close()
+    client.close()
+    daemon.stop()
+    return populate_s, {"daemon": through, "in_process": in_process,
+                        "ratio_p50": ratio(through, in_process),
+                        "ratio_p99": ratio(through, in_process, "p99_ms")}
+
+
+def ratio(a: dict[str, Any], b: dict[str, Any], key: str = "p50_ms") -> float:
+    return round(a[key] / b[key], 3) if b[key] else 0.0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--items", type=int, default=100_000, help="items in the store for search")
+    ap.add_argument("--n", type=int, default=2000, help="samples for the latency figures")
+    ap.add_argument("--writes", type=int, default=1000, help="single durable writes timed")
+    ap.add_argument("--warmup", type=int, default=1500, help="writes before the single-write timing")
+    ap.add_argument("--seconds", type=float, default=3.0, help="length of each concurrent-write run")
+    ap.add_argument("--queries", type=int, default=600)
+    ap.add_argument("--only", default="search,status,write,concurrent",
+                    help="comma-separated parts to run (default: all)")
+    args = ap.parse_args()
+    parts = set(args.only.split(","))
+    from support.daemon import Daemon
+    with tempfile.TemporaryDirectory(prefix="ragix-bench-", dir=os.environ.get("BENCH_TMP")) as tmp:
+        work = Path(tmp)
+        out: dict[str, Any] = {"bench": "daemon", "cpus": os.cpu_count(), "items": args.items}
+
+        if "search" in parts:
+            out["populate_s"], out["search"] = run_search(work, args.items, args.queries)
+        daemon = Daemon(work / "writes").start()
+        client = daemon.client()
+        if "status" in parts:
+            progress("status round trip and bare echo")
+            request_size, answer_size = status_sizes(client)
+            status, echo = bench_status_vs_echo(client, f"ipc://{work / 'echo.sock'}", request_size,
+                                                answer_size, args.n)
+            out["status"] = {"daemon": status, "bare_echo": echo, "request_bytes": request_size,
+                             "answer_bytes": answer_size, "ratio_p50": ratio(status, echo),
+                             "ratio_p99": ratio(status, echo, "p99_ms")}
+        if "concurrent" in parts:
+            out["concurrent_writes"] = []
+            for clients in (1, 4, 16):
+                progress(f"writes with {clients} concurrent clients")
+                out["concurrent_writes"].append(bench_concurrent_writes(daemon.endpoint, clients, args.seconds))
+            progress("store ceiling: groups of 16 in process")
+            (work / "inproc16").mkdir()
+            out["store_in_process_group_16"] = bench_store_writes(work / "inproc16", 3200, 16)
+        if "write" in parts:
+            progress("single durable writes, daemon and in process interleaved")
+            (work / "inproc1").mkdir()
+            warmup = 0 if "concurrent" in parts else args.warmup
+            if warmup:
+                for i in range(warmup):
+                    client.write(title=f"warm-up {i}", content="warm-up", dedup=False)
+            out["single_write"] = bench_single_write(client, work / "inproc1", args.writes, args.warmup)
+        client.close()
+        check = daemon.client()
+        out["verify_ok"] = check.verify()["ok"]
+        check.close()
+        daemon.stop()
+    targets = {
+        "status_le_2x_echo": lambda: out["status"]["ratio_p50"] <= 2.0,
+        "single_write_p50_le_2ms": lambda: out["single_write"]["p50_ms"] <= 2.0,
+        "writes_16_clients_ge_20k": lambda: out["concurrent_writes"][-1]["writes_per_s"] >= 20_000,
+        "search_le_1_3x_in_process": lambda: out["search"]["ratio_p50"] <= 1.3,
+    }
+    out["targets"] = {}
+    for name, met in targets.items():
+        try:
+            out["targets"][name] = met()
+        except KeyError:
+            pass  # that part was not run
+    emit(out)
+
+
+if __name__ == "__main__":
+    main()
