@@ -27,16 +27,21 @@ MODES = ("fts", "vector", "hybrid")
 
 @dataclass(frozen=True)
 class RecallConfig:
-    fusion: str = "rrf"          # "rrf" or "blend"
+    fusion: str = "blend"        # "blend" (min-max scores) or "rrf" (reciprocal ranks)
     rrf_k: float = 60.0
     w_fts: float = 1.0           # weight of the full-text list in the fusion
-    w_vector: float = 1.0        # weight of the vector list in the fusion
+    w_vector: float = 0.5        # weight of the vector list in the fusion
     candidates: int = 100        # candidates taken from each source (at least 4 × k)
     w_tag: float = 0.05          # tag overlap between query words and item tags
     w_provenance: float = 0.03   # seed 002's provenance quality
     w_recency: float = 0.02      # exp decay on updated_at
     recency_half_life_days: float = 30.0
     w_usage: float = 0.02        # usage and mention counts
+    # Context: items written just before or after a strong hit (the turns around a chat
+    # message, the chunks around a passage) inherit this share of its score.
+    w_neighbour: float = 0.5
+    neighbour_span: int = 2       # how many items of the same source on each side
+    neighbour_top: int = 20       # how many of the best hits lend their context
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> "RecallConfig":
@@ -44,7 +49,8 @@ class RecallConfig:
         unknown = set(data) - known
         if unknown:
             raise ConfigError(f"unknown [recall] keys: {', '.join(sorted(unknown))}")
-        config = cls(**{k: (str(v) if k == "fusion" else float(v) if k != "candidates" else int(v))
+        ints = ("candidates", "neighbour_span", "neighbour_top")
+        config = cls(**{k: (str(v) if k == "fusion" else int(v) if k in ints else float(v))
                         for k, v in data.items()})
         if config.fusion not in ("rrf", "blend"):
             raise ConfigError("[recall] fusion must be rrf or blend")
@@ -82,7 +88,10 @@ class HybridSearch:
                 used = "fts"
         if mode == "hybrid" and used == "hybrid" and not self._has_vectors():
             used = "fts"
-        return self._rank(query, lexical, semantic, k, now or datetime.now(timezone.utc)), used
+        ranked = self._rank(query, lexical, semantic, now or datetime.now(timezone.utc))
+        if self.config.w_neighbour > 0 and ranked:
+            ranked = self._with_neighbours(conn, ranked, filters)
+        return ranked[:k], used
 
     def _has_vectors(self) -> bool:
         return bool(self.vectors and self.embedder and self.vectors.indexes.get(self.embedder.model_name))
@@ -101,8 +110,28 @@ class HybridSearch:
                 return found[:n]
             want *= 4  # filters removed many: look further
 
+    def _with_neighbours(self, conn: apsw.Connection, ranked: list[Hit], filters: Filters) -> list[Hit]:
+        c = self.config
+        by_id = {h.item.id: h for h in ranked}
+        lent: dict[str, float] = {}
+        for hit in ranked[: c.neighbour_top]:
+            for item_id in _neighbour_ids(conn, hit.item, c.neighbour_span, filters):
+                lent[item_id] = max(lent.get(item_id, 0.0), c.w_neighbour * hit.score)
+        fresh = [i for i in lent if i not in by_id]
+        for item in queries.get_items(conn, fresh, filters):
+            by_id[item.id] = Hit(item, 0.0, {"fused": 0.0})
+        for item_id, bonus in lent.items():
+            if item_id not in by_id:
+                continue
+            hit = by_id[item_id]
+            hit.signals["neighbour"] = bonus
+            hit.score += bonus
+        out = list(by_id.values())
+        out.sort(key=lambda h: (-round(h.score, 12), h.item.id))
+        return out
+
     def _rank(self, query: str, lexical: list[tuple[MemoryItem, float]],
-              semantic: list[tuple[MemoryItem, float]], k: int, now: datetime) -> list[Hit]:
+              semantic: list[tuple[MemoryItem, float]], now: datetime) -> list[Hit]:
         c = self.config
         items = {i.id: i for i, _ in lexical}
         items.update({i.id: i for i, _ in semantic})
@@ -125,7 +154,7 @@ class HybridSearch:
                      + c.w_recency * signals["recency"] + c.w_usage * signals["usage"])
             hits.append(Hit(item, score, signals))
         hits.sort(key=lambda h: (-round(h.score, 12), h.item.id))
-        return hits[:k]
+        return hits
 
     def _fuse(self, lexical: list[tuple[MemoryItem, float]],
               semantic: list[tuple[MemoryItem, float]]) -> dict[str, float]:
@@ -141,6 +170,35 @@ class HybridSearch:
             fused = scoring.rrf([[i.id for i, _ in hits] for hits, _ in lists], c.rrf_k, [w for _, w in lists])
             top = sum(w / (c.rrf_k + 1) for _, w in lists)
         return {key: value / top for key, value in fused.items()}
+
+
+def source_key(source_id: str) -> str | None:
+    """The source an item was cut from: its provenance source_id up to the last ':'
+    ("notes.md:3" -> "notes.md", "chat-7:S2:14" -> "chat-7:S2"); None without one."""
+    return source_id.rsplit(":", 1)[0] if ":" in source_id else None
+
+
+NEAR_SQL = (
+    "SELECT i.id, json_extract(i.provenance_json, '$.source_id') FROM memory_items i "
+    "WHERE (i.created_at, i.rid) {op} (?, ?) AND {where} "
+    "ORDER BY i.created_at {order}, i.rid {order} LIMIT ?"
+)
+
+
+def _neighbour_ids(conn: apsw.Connection, item: MemoryItem, span: int, filters: Filters) -> list[str]:
+    """Ids of the items of the same source created just before and just after `item`."""
+    source = source_key(item.provenance.source_id)
+    if source is None:
+        return []
+    row = conn.execute("SELECT created_at, rid FROM memory_items WHERE id=?", (item.id,)).fetchone()
+    if row is None:
+        return []
+    where, params = filters.where()
+    out = []
+    for op, order in (("<", "DESC"), (">", "ASC")):
+        rows = conn.execute(NEAR_SQL.format(op=op, where=where, order=order), [*row, *params, span * 4])
+        out.extend([item_id for item_id, sid in rows if source_key(sid or "") == source][:span])
+    return out
 
 
 def _filter_rows(conn: apsw.Connection, raw: list[tuple[int, float]], filters: Filters) -> list[tuple[MemoryItem, float]]:
