@@ -17,7 +17,8 @@ from .errors import ConfigError, RagixError
 from .lockfile import LockFile
 from .notify import Notifier
 from .server import Server
-from .store.store import Store
+from .memory import Memory
+from .retrieval.hybrid import RecallConfig
 
 log = logs.get("ragixd")
 
@@ -68,8 +69,10 @@ def run(settings: config.Settings, notifier: Notifier, flags: dict) -> None:
     settings.home.mkdir(parents=True, exist_ok=True)
     home_lock = LockFile(settings.home / "ragixd.lock", f"home {settings.home}").acquire()
     endpoint_lock = _prepare_endpoint(settings.endpoint)
-    store = Store(settings.db_path, synchronous=settings.synchronous)
-    server = Server(settings, store)
+    memory = Memory(settings.home, synchronous=settings.synchronous, embedders=settings.embedders,
+                    recall=RecallConfig.from_mapping(settings.recall))
+    store = memory.store
+    server = Server(settings, memory)
     state = {"reload": False}
 
     def on_stop(signum, _frame):
@@ -98,7 +101,7 @@ def run(settings: config.Settings, notifier: Notifier, flags: dict) -> None:
     finally:
         notifier.stopping()
         log.info("daemon.stopping")
-        store.close()
+        memory.close()
         if endpoint_lock:
             endpoint_lock.release()
         home_lock.release()

@@ -12,7 +12,6 @@ import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from functools import cache
 from typing import Any, Callable, Iterator
 
@@ -26,104 +25,21 @@ from .errors import (Busy, InvalidInput, ProtocolError, RagixError, Timeout, Too
 from .logs import get
 from .ops import handlers
 from .ops.catalog import ADMIN, BY_NAME, COMMAND, PROTOCOL_VERSION
+from .gate import Gate
+from .memory import Memory
+from .replies import REPLIES, Replier, encode_answer
 from .store.projection import Projections
-from .store.store import Store
 from .writer import Writer
 
 log = get("ragixd.server")
-REPLIES = "inproc://ragixd-replies"
 RECV_BATCH = 256
 
 
-def encode_answer(req_id: Any, result: dict[str, Any] | None = None, error: RagixError | None = None) -> bytes:
-    if error is not None:
-        body = {"v": PROTOCOL_VERSION, "id": req_id, "ok": False, "error": error.to_wire()}
-    else:
-        body = {"v": PROTOCOL_VERSION, "id": req_id, "ok": True, "result": result}
-    try:
-        return msgpack.packb(body, use_bin_type=True)
-    except (TypeError, ValueError, OverflowError) as e:
-        fallback = RagixError(f"answer could not be encoded: {e}")
-        return msgpack.packb({"v": PROTOCOL_VERSION, "id": req_id, "ok": False,
-                              "error": fallback.to_wire()}, use_bin_type=True)
-
-
-class Replier:
-    """Per-thread PUSH sockets that hand answers back to the main loop."""
-
-    def __init__(self, ctx: zmq.Context) -> None:
-        self.ctx = ctx
-        self.local = threading.local()
-        self.sockets: list[zmq.Socket] = []
-        self.lock = threading.Lock()
-
-    def send(self, route: list[bytes], payload: bytes) -> None:
-        sock = getattr(self.local, "sock", None)
-        if sock is None:
-            sock = self.ctx.socket(zmq.PUSH)
-            sock.setsockopt(zmq.LINGER, 1000)
-            sock.connect(REPLIES)
-            self.local.sock = sock
-            with self.lock:
-                self.sockets.append(sock)
-        sock.send_multipart([*route, payload])
-
-    def close(self) -> None:
-        with self.lock:
-            for sock in self.sockets:
-                sock.close()
-            self.sockets.clear()
-
-
-class Gate:
-    """Reads share the store; a rebuild has it alone, since it drops the tables they read.
-    A waiting rebuild holds new reads back, so a stream of queries cannot starve it."""
-
-    def __init__(self) -> None:
-        self._cond = threading.Condition()
-        self._readers = 0
-        self._exclusive = False  # held or wanted
-
-    def acquire_shared(self, blocking: bool = True) -> bool:
-        with self._cond:
-            if self._exclusive and not blocking:
-                return False
-            self._cond.wait_for(lambda: not self._exclusive)
-            self._readers += 1
-            return True
-
-    def release_shared(self) -> None:
-        with self._cond:
-            self._readers -= 1
-            if self._readers == 0 and self._exclusive:
-                self._cond.notify_all()
-
-    @contextmanager
-    def shared(self) -> Iterator[None]:
-        self.acquire_shared()
-        try:
-            yield
-        finally:
-            self.release_shared()
-
-    @contextmanager
-    def exclusive(self) -> Iterator[None]:
-        with self._cond:
-            self._cond.wait_for(lambda: not self._exclusive)
-            self._exclusive = True
-            self._cond.wait_for(lambda: self._readers == 0)
-        try:
-            yield
-        finally:
-            with self._cond:
-                self._exclusive = False
-                self._cond.notify_all()
-
-
 class Server:
-    def __init__(self, settings: Settings, store: Store, ctx: zmq.Context | None = None) -> None:
+    def __init__(self, settings: Settings, memory: Memory, ctx: zmq.Context | None = None) -> None:
         self.settings = settings
-        self.store = store
+        self.memory = memory
+        self.store = memory.store
         self.ctx = ctx or zmq.Context.instance()
         self.started = time.time()
         self.running = False
@@ -134,7 +50,7 @@ class Server:
         self._positions_at: tuple[int, dict[str, int]] = (-1, {})
         self.pub: zmq.Socket | None = None
         self.readers = ThreadPoolExecutor(max_workers=settings.readers, thread_name_prefix="ragixd-reader")
-        self.writer = Writer(store, settings.max_group, on_commit=self._publish,
+        self.writer = Writer(memory, settings.max_group, on_commit=self._publish,
                              on_start=self._open_pub, on_exit=self._close_pub)
         self._pub_ready = threading.Event()
         self.sockets: list[tuple[zmq.Socket, str]] = []  # (router, trust source)
@@ -155,6 +71,7 @@ class Server:
             self.sockets.append((curve_router(self, self.settings), "curve"))
         self.writer.start()
         self._pub_ready.wait(10)
+        self.memory.start_backfill(self.submit_and_wait)
         self.running = True
         log.info("server.listening", endpoint=self.settings.endpoint, pub=self.settings.pub_endpoint,
                  tcp=self.settings.tcp_endpoint)
@@ -219,6 +136,8 @@ class Server:
 
     def _drain(self) -> None:
         """Finish in-flight work, send its answers, then close."""
+        for filler in self.memory.backfillers:
+            filler.stop()
         self.writer.stop()
         self.readers.shutdown(wait=True)
         deadline = time.monotonic() + 2.0
@@ -351,11 +270,12 @@ class Server:
     def _query(self, route, req_id, op, args, caller) -> None:
         try:
             min_seq = args.pop("min_seq", 0) or 0
-            if min_seq > self.store.head_seq and not self.writer.wait_for_seq(
-                    min_seq, self.settings.min_seq_timeout_s):
-                raise Timeout(f"seq {min_seq} was not reached in time", head_seq=self.store.head_seq)
+            if min_seq > self.memory.applied_seq() and not self._wait_applied(min_seq):
+                raise Timeout(f"seq {min_seq} was not reached in time", head_seq=self.store.head_seq,
+                              applied_seq=self.memory.applied_seq())
             qctx = handlers.QueryContext(self.store.reader(), caller,
-                                         {"pub_endpoint": self._static_status()["pub_endpoint"]})
+                                         {"pub_endpoint": self._static_status()["pub_endpoint"],
+                                          "memory": self.memory})
             with self.gate.shared():
                 result = handlers.QUERIES[op](qctx, args)
             self._reply(route, req_id, result)
@@ -383,9 +303,36 @@ class Server:
         if op == "verify":
             self.readers.submit(self._verify, route, req_id)
 
+    def _wait_applied(self, seq: int) -> bool:
+        """Wait until every projection (vectors and back-fills included) has reached `seq`."""
+        deadline = time.monotonic() + self.settings.min_seq_timeout_s
+        while self.memory.applied_seq() < seq:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            for filler in self.memory.backfillers:
+                filler.wake()
+            self.writer.wait_for_seq(seq, min(remaining, 0.05))
+            if self.store.head_seq >= seq:
+                time.sleep(min(remaining, 0.005))
+        return True
+
+    def submit_and_wait(self, commands: list[Any], actor: str = "backfill", timeout: float = 60.0) -> list[Any]:
+        """Run commands through the writer from another thread and wait for their results."""
+        done = threading.Event()
+        box: list[Any] = []
+
+        def finished(results: list[Any], seq: int) -> None:
+            box.extend(results)
+            done.set()
+        self.writer.submit(commands, actor, finished)
+        if not done.wait(timeout):
+            raise Timeout("the writer did not commit in time")
+        return box
+
     def _rebuild(self) -> dict[str, Any]:
         with self.gate.exclusive():
-            return self.store.rebuild()
+            return self.memory.rebuild()
 
     def _verify(self, route, req_id) -> None:
         try:

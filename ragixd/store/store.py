@@ -238,8 +238,10 @@ class Store:
             if broken is not None:
                 report.update(ok=False, broken_seq=broken, reason=why)
                 return report
-            report["fts_ok"] = integrity_ok(conn)
             report["mismatched_tables"] = compare_with_replay(conn, self.path.parent)
+        # Outside the snapshot: the check is an INSERT command, which needs the write lock and
+        # would fail at once inside a read transaction that a later commit has overtaken.
+        report["fts_ok"] = integrity_ok(self.reader())
         report["ok"] = report["fts_ok"] and not report["mismatched_tables"]
         return report
 

@@ -93,7 +93,8 @@ def test_a_crash_during_a_rebuild_is_repaired_on_restart(tmp_path):
             for start in range(0, len(keys), 1000):
                 found.update({i["id"]: i["title"] for i in c.read(*keys[start:start + 1000])["items"]})
             assert found == ids
-            assert c.verify()["ok"]
+            report = c.verify()
+            assert report["ok"], report
             c.close()
     finally:
         daemon.stop()

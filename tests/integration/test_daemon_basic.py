@@ -61,7 +61,8 @@ def test_every_event_published_matches_its_schema(daemon):
     c.update(a["id"], patch={"title": "two"})
     c.archive(a["id"])
     events = c.tail(after=0)["events"]
-    assert [e["type"] for e in events] == ["item.created", "item.updated", "item.archived"]
+    assert [e["type"] for e in events] == ["item.created", "item.embedded", "item.updated",
+                                          "item.embedded", "item.archived"]
     for event in events:
         contract.check_event(event)
     c.close()

@@ -50,14 +50,39 @@ _JAILBREAK_GATES = ("restrict", "filter", "censor", "ethic", "moral", "polic", "
                     "limit", "regle", "confines", "broken free", "do anything", "stands for", "in character")
 
 
+# Literals every match of the signal with the same index contains (on the flattened text): a
+# signal whose literals are all absent cannot match, so its regex is not run. None: always run.
+_SIGNAL_LITERALS: tuple[tuple[str, ...] | None, ...] = (
+    None,  # persona
+    None,  # override context
+    ("two ", "2 ", "["),
+    ("stands for", "dan", "stan"),
+    ("token", "you will", "i will remind you", "stay in character!"),
+    ("openai", "gpt", "language model", "ai model"),
+    ("harmful", "explicit", "offensive", "profanity", "hate speech", "slur", "no matter how"),
+)
+
+
+def _signal(i: int, flat: str) -> bool:
+    literals = _SIGNAL_LITERALS[i]
+    if literals is not None and not any(lit in flat for lit in literals):
+        return False
+    return _JAILBREAK_SIGNALS[i].search(flat) is not None
+
+
 def _jailbreak(prose: str) -> bool:
     flat = " ".join(prose.split())
-    persona = _PERSONA.search(flat) is not None
-    if persona and _OVERRIDE_CONTEXT.search(flat):
+    persona = _signal(0, flat)
+    if persona and _signal(1, flat):
         return True
+    # Four signals of seven decide; the count does not depend on the order, so the cheap,
+    # literal-gated signals go first and the override regex (known false with a persona) last.
+    order = [2, 3, 4, 5, 6] + ([] if persona else [1])
     count = int(persona)
-    for signal in _JAILBREAK_SIGNALS[1:]:
-        count += signal.search(flat) is not None
+    for done, i in enumerate(order):
+        if count + len(order) - done < 4:
+            return False  # even if every signal left matched, four would not be reached
+        count += _signal(i, flat)
         if count >= 4:
             return True
     return False

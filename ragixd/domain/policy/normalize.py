@@ -61,15 +61,14 @@ def _invisible_table() -> dict[int, str | None]:
 
 _INVISIBLE = _invisible_table()
 _FOLD = {ord(k): v for k, v in _CONFUSABLES.items()}
-# Translating with a dict costs a lookup per character; these classes find out cheaply
-# whether a text has anything to translate at all.
-_HAS_INVISIBLE = re.compile(
-    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
-    + "".join(f"{re.escape(chr(lo))}-{re.escape(chr(hi))}" for lo, hi in _INVISIBLE_RANGES)
-    + "\U000e0020-\U000e007e]"
-)
-_HAS_CONFUSABLE = re.compile("[" + "".join(re.escape(c) for c in _CONFUSABLES) + "]")
 _ASCII_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+# Bytes an ASCII text may hold without needing any normalisation: printable ASCII and layout.
+_ASCII_PLAIN = bytes(range(0x20, 0x7F)) + b"\t\n\r"
+# Translating with a dict costs a lookup per character of the whole text. Instead the distinct
+# non-ASCII characters are collected once (one C-level scan, usually a handful of characters)
+# and only those found in a table are replaced, with str.replace: same result as translate,
+# because no replacement is itself a key of its table.
+_NON_ASCII = re.compile("[^\x00-\x7f]+")
 _COMBINING = re.compile(r"[\u0300-\u036f\u0483-\u0489\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 
 # The squeezed view keeps letters only, with leetspeak digits read as letters, so that
@@ -78,16 +77,41 @@ _SQUEEZE_TABLE = bytes.maketrans(b"0134578@$", b"oieastbas")
 _SQUEEZE_DROP = bytes(c for c in range(256) if not (97 <= c <= 122) and chr(c) not in "0134578@$")
 
 
+def _has_ascii_control(raw: bytes) -> bool:
+    """Any C0 control other than tab, newline and carriage return, or DEL, in ASCII bytes."""
+    return bool(raw.translate(None, _ASCII_PLAIN))
+
+
+def _non_ascii_chars(text: str) -> set[str]:
+    return set("".join(_NON_ASCII.findall(text)))
+
+
+def _replace_all(text: str, chars: list[str], table: dict[int, str | None]) -> str:
+    for char in chars:
+        text = text.replace(char, table[ord(char)] or "")
+    return text
+
+
 def normalize(text: str) -> str:
     """Canonical matching form; idempotent. Keeps case, so secrets keep their shape."""
     if text.isascii():
-        return _ASCII_CONTROL.sub("", text) if _ASCII_CONTROL.search(text) else text
-    if _HAS_INVISIBLE.search(text):
-        text = text.translate(_INVISIBLE)
+        # Fast path, most texts: only ASCII control characters can need removing.
+        if text.isprintable() or not _has_ascii_control(text.encode("ascii")):
+            return text
+        return _ASCII_CONTROL.sub("", text)
+    odd = _non_ascii_chars(text)
+    invisible = [c for c in odd if ord(c) in _INVISIBLE]
+    if invisible or _has_ascii_control(text.encode("ascii", "ignore")):
+        text = _replace_all(_ASCII_CONTROL.sub("", text), invisible, _INVISIBLE)
+        odd = _non_ascii_chars(text)
     if not unicodedata.is_normalized("NFKC", text):
         text = unicodedata.normalize("NFKC", text)
-    if _HAS_CONFUSABLE.search(text):
-        text = unicodedata.normalize("NFKC", text.translate(_FOLD))
+        odd = _non_ascii_chars(text)
+    confusable = [c for c in odd if ord(c) in _FOLD]
+    if confusable:
+        text = _replace_all(text, confusable, _FOLD)
+        if not unicodedata.is_normalized("NFKC", text):
+            text = unicodedata.normalize("NFKC", text)
     return text
 
 

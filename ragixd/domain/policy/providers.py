@@ -221,10 +221,21 @@ def accept_token(match: re.Match[str]) -> bool:
     return not is_placeholder(body, strict=False) and shannon(body) >= 2.5
 
 
+# A leading negative look-behind: `(?<![A-Za-z0-9])` and the like.
+_LEADING_LOOKBEHIND = re.compile(r"\(\?<!(?:\\.|\[(?:\\.|[^\]\\])*\]|[^()\\\[])*\)")
+
+
+def finder(pattern: str) -> re.Pattern[str] | None:
+    """The pattern without its leading look-behind: it matches wherever the pattern does, and
+    the regex engine can skip ahead to its first literal or character set."""
+    lookbehind = _LEADING_LOOKBEHIND.match(pattern)
+    return re.compile(pattern[lookbehind.end():]) if lookbehind else None
+
+
 def provider_rules() -> list[Rule]:
     return [
         Rule(id=f"secret.{name}", kind=SECRET, family=family,
              description=f"contains a {what}", pattern=re.compile(pattern), accept=accept_token,
-             needles=needles)
+             needles=needles, finder=finder(pattern))
         for name, family, needles, what, pattern in PROVIDER_TOKENS
     ]

@@ -39,6 +39,10 @@ class Rule:
       occurrences of these literals (`window` = characters before, after), never over the
       whole text.
 
+    `finder`, optional, is a regex that matches wherever `pattern` does (typically `pattern`
+    without its leading look-behind, which stops the regex engine from skipping ahead to a
+    literal prefix): it is searched first, and `pattern` only from its first match on.
+
     `view` picks the text the rule reads: "text" (normalised, case kept), "lower",
     "prose" (lower case, accents stripped) or "long" (only the long whitespace-free tokens,
     case kept: where keys and tokens live). Empty means "long" for secrets, "prose" for
@@ -57,6 +61,7 @@ class Rule:
     anchors: tuple[str, ...] = ()
     window: tuple[int, int] = (120, 240)
     view: str = ""
+    finder: re.Pattern[str] | None = None
 
     def __post_init__(self) -> None:
         if self.severity not in SEVERITIES:
@@ -76,6 +81,13 @@ class Rule:
     def matches(self, text: str, pos: int = 0, endpos: int | None = None) -> bool:
         assert self.pattern is not None
         end = len(text) if endpos is None else endpos
+        if self.finder is not None:
+            # No match of `pattern` starts before the finder's first match: finditer from
+            # there yields the same matches.
+            first = self.finder.search(text, pos, end)
+            if first is None:
+                return False
+            pos = first.start()
         if self.accept is None:
             return self.pattern.search(text, pos, end) is not None
         return any(self.accept(m) for m in self.pattern.finditer(text, pos, end))

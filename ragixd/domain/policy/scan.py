@@ -7,34 +7,46 @@ test per distinct literal instead of one per rule, and regexes only run where th
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Iterable
 
 from .decode import decoded_views
+from .literals import LiteralScanner
 from .normalize import normalize, prose_view
 from .rules import Rule
 from .secret_rules import strip_public_blocks
 
 LONG_TOKEN = 16  # keys and tokens are at least this long; shorter words never need the secret scan
 
+# ASCII whitespace as str.split() sees it becomes a space, everything else an "x": a text has
+# a long token iff the translated bytes hold LONG_TOKEN x's in a row, found by one substring test.
+_RUNS = bytes(0x20 if chr(c).isspace() else 0x78 for c in range(128)) + bytes([0x78]) * 128
+_LONG_RUN = b"x" * LONG_TOKEN
 
-@dataclass(frozen=True)
+
+def long_tokens(text: str) -> str:
+    """The whitespace-free runs of LONG_TOKEN or more characters, one per line."""
+    if text.isascii() and _LONG_RUN not in text.encode("ascii").translate(_RUNS):
+        return ""
+    words = strip_public_blocks(text).split()
+    return "\n".join([w for w in words if len(w) >= LONG_TOKEN])
+
+
 class Views:
     """The texts rules read; `long` holds only whitespace-free runs of LONG_TOKEN or more chars."""
 
-    text: str
-    lower: str
-    prose: str
-    long: str
-    long_lower: str
+    __slots__ = ("text", "lower", "prose", "long", "long_lower")
+
+    def __init__(self, normalized: str) -> None:
+        lower = normalized.lower()
+        self.text = normalized
+        self.lower = lower
+        self.prose = lower if lower.isascii() else prose_view(normalized)
+        self.long = long = long_tokens(normalized)
+        self.long_lower = long.lower() if long else ""
 
     @classmethod
     def of(cls, normalized: str) -> Views:
-        lower = normalized.lower()
-        prose = lower if lower.isascii() else prose_view(normalized)
-        words = strip_public_blocks(normalized).split()
-        long = "\n".join([w for w in words if len(w) >= LONG_TOKEN])
-        return cls(normalized, lower, prose, long, long.lower() if long else "")
+        return cls(normalized)
 
     def read(self, view: str) -> str:
         if view == "prose":
@@ -48,6 +60,19 @@ class Views:
         if view == "prose":
             return self.prose
         return self.long_lower if view == "long" else self.lower
+
+
+class _Gate:
+    """One gate text's literals, with the rules each one unlocks."""
+
+    def __init__(self, unlocks: dict[str, list[int]]) -> None:
+        self.unlocks = {lit: tuple(sorted(set(ids))) for lit, ids in unlocks.items()}
+        self.scanner = LiteralScanner(unlocks)
+
+    def collect(self, text: str, chosen: set[int]) -> None:
+        unlocks = self.unlocks
+        for lit in self.scanner.present(text):
+            chosen.update(unlocks[lit])
 
 
 class RuleIndex:
@@ -64,20 +89,20 @@ class RuleIndex:
                 continue
             for literal in keys:
                 by_view.setdefault(rule.reads, {}).setdefault(literal, []).append(i)
-        self.always = always
+        self.always = {view: tuple(ids) for view, ids in always.items()}
         # Per gate text ("lower", "prose", "long"), every literal once, with the rules it unlocks.
         unlocks: dict[str, dict[str, list[int]]] = {}
         for view, by_literal in by_view.items():
             gate = "lower" if view == "text" else view
             for literal, indexes in by_literal.items():
                 unlocks.setdefault(gate, {}).setdefault(literal, []).extend(indexes)
-        self.forests = {gate: _LiteralForest(lits) for gate, lits in unlocks.items()}
-        # ASCII text has prose == lower: one forest over both literal sets serves the pair.
+        self.gates = {gate: _Gate(lits) for gate, lits in unlocks.items()}
+        # ASCII text has prose == lower: one scan over both literal sets serves the pair.
         both: dict[str, list[int]] = {}
         for gate in ("lower", "prose"):
             for literal, indexes in unlocks.get(gate, {}).items():
                 both.setdefault(literal, []).extend(indexes)
-        self.both = _LiteralForest(both)
+        self.both = _Gate(both) if both else None
         self.meta = tuple((rule, rule.reads, "lower" if rule.reads == "text" else rule.reads)
                           for rule in self.rules)
 
@@ -88,14 +113,16 @@ class RuleIndex:
             if view != "long" or views.long:
                 chosen.update(indexes)
         if views.prose is views.lower:
-            self.both.collect(views.lower, chosen)
-            if views.long_lower and "long" in self.forests:
-                self.forests["long"].collect(views.long_lower, chosen)
+            if self.both is not None:
+                self.both.collect(views.lower, chosen)
+            long_gate = self.gates.get("long")
+            if views.long_lower and long_gate is not None:
+                long_gate.collect(views.long_lower, chosen)
             return sorted(chosen)
-        for gate_name, forest in self.forests.items():
-            gate = views.gate(gate_name)
-            if gate:
-                forest.collect(gate, chosen)
+        for gate_name, gate in self.gates.items():
+            text = views.gate(gate_name)
+            if text:
+                gate.collect(text, chosen)
         return sorted(chosen)
 
     def fired(self, views: Views, skip: set[str], first_only: bool = False) -> list[Rule]:
@@ -110,39 +137,6 @@ class RuleIndex:
                 if first_only and rule.severity == "hard":
                     break
         return out
-
-
-class _LiteralForest:
-    """Prefilter literals arranged so that a literal containing another is only looked for
-    when the shorter one is present (`your response` after `your`, `system>` after `sys`).
-    Synthetic parents (`your `, `<`, `]`) group long literals that share a stem."""
-
-    SYNTHETIC = ("your ", "<", "]", "user", "sys", "instruction", "developer", "admin", "n't ", "not ", "never",
-                 "this", "white", "visible", "time", "asked", "without", "note ", "message ", "access", "pass")
-
-    def __init__(self, unlocks: dict[str, list[int]]) -> None:
-        self.unlocks = {k: tuple(v) for k, v in unlocks.items()}
-        nodes = sorted(set(unlocks) | {s for s in self.SYNTHETIC if any(s in lit for lit in unlocks)},
-                       key=len)
-        children: dict[str, list[str]] = {n: [] for n in nodes}
-        roots: list[str] = []
-        for i, lit in enumerate(nodes):
-            parents = [p for p in nodes[:i] if p in lit and len(p) < len(lit)]
-            if parents:
-                children[max(parents, key=len)].append(lit)
-            else:
-                roots.append(lit)
-        self.roots = tuple(roots)
-        self.children = {k: tuple(v) for k, v in children.items() if v}
-
-    def collect(self, text: str, chosen: set[int]) -> None:
-        present = [lit for lit in self.roots if lit in text]
-        while present:
-            lit = present.pop()
-            chosen.update(self.unlocks.get(lit, ()))
-            kids = self.children.get(lit)
-            if kids:
-                present.extend(k for k in kids if k in text)
 
 
 def _run(rule: Rule, text: str, gate: str) -> bool:

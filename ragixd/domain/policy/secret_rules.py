@@ -91,6 +91,35 @@ def _accept_url_credentials(match: re.Match[str]) -> bool:
     return not password.startswith(("$", "%", "{", "<"))
 
 
+# A match's scheme is made of these characters and ends right before its "://"; after it come
+# at most 128 + 1 + 256 characters of user and password, then "@" and one host character.
+_SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_+:")
+_URL_REACH = len("://") + 128 + 1 + 256 + 2
+
+
+def has_url_credentials(text: str) -> bool:
+    """Same answer as `any(accept(m) for m in _URL_CREDENTIALS.finditer(text))`, but the regex
+    (a long case-insensitive alternation, slow to slide over a whole text) is only tried where
+    a match can start: in the run of scheme characters right before each "://", at its start
+    or after a "+" or ":" (schemes start with a letter, after a word boundary)."""
+    resume = 0  # where finditer would resume: the end of the previous match
+    at = text.find("://")
+    while at != -1:
+        start = at
+        while start > resume and text[start - 1] in _SCHEME_CHARS:
+            start -= 1
+        starts = [start] + [i + 1 for i in range(start, at) if text[i] in "+:"]
+        for begin in starts:
+            match = _URL_CREDENTIALS.match(text, begin, at + _URL_REACH)
+            if match is not None:
+                if _accept_url_credentials(match):
+                    return True
+                resume = match.end()
+                break
+        at = text.find("://", at + 3)
+    return False
+
+
 def _accept_curl_user(match: re.Match[str]) -> bool:
     password = match.group("body")
     return looks_like_password(password) or looks_random(password)
@@ -175,7 +204,7 @@ def structural_rules() -> list[Rule]:
              pattern=_JWT, accept=_accept_jwt, needles=("eyj",)),
         Rule(id="secret.url_credentials", kind=SECRET, family="db_or_url_credentials",
              description="contains a URL or connection string with an embedded password",
-             pattern=_URL_CREDENTIALS, accept=_accept_url_credentials, needles=("://",)),
+             check=has_url_credentials, needles=("://",)),
         Rule(id="secret.curl_basic_auth", kind=SECRET, family="db_or_url_credentials",
              description="contains a user:password pair passed on a command line",
              pattern=_CURL_USER, accept=_accept_curl_user, needles=("-u ", "--user"), view="text"),

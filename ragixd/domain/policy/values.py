@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
+from functools import lru_cache
+from itertools import repeat
+from operator import add, ne
 
 # Substrings that mark documentation placeholders rather than live credentials.
 # Substrings that mark documentation placeholders rather than live credentials. Long ones
@@ -45,18 +47,27 @@ _DOTTED_PATH = re.compile(r"^[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)+(?
 _CODE_HINT = re.compile(r"[()\[\]{}]|^\$|^%|^&|^@|\benv\b|getenv|environ|secrets?\.|vault\.")
 
 
+@lru_cache(maxsize=65536)
+def _entropy_term(count: int, n: int) -> float:
+    return count / n * math.log2(count / n)
+
+
+def _counts(value: str) -> list[int]:
+    """How often each distinct character occurs, in order of first occurrence."""
+    return list(map(value.count, dict.fromkeys(value)))
+
+
 def shannon(value: str) -> float:
     """Bits per character of the value's own character distribution."""
     if not value:
         return 0.0
-    n = len(value)
-    return -sum(c / n * math.log2(c / n) for c in Counter(value).values())
+    # Terms summed in order of first occurrence, as a Counter would: the same float.
+    return -sum(map(_entropy_term, _counts(value), repeat(len(value))))
 
 
 _DIGIT = re.compile(r"\d")
 _SYMBOL = re.compile(r"[^A-Za-z0-9]")
 _NON_ALNUM = re.compile(r"[^A-Za-z0-9]+")
-_SWITCH = re.compile(r"[a-z](?=[A-Z0-9])|[A-Z](?=[a-z0-9])|[0-9](?=[A-Za-z])")
 # Runs like `abcdefg` or `1234567` mark keyboard fillers, not secrets.
 _ASCENDING = tuple(seq[i:i + 7] for seq in ("0123456789", "abcdefghijklmnopqrstuvwxyz")
                    for i in range(len(seq) - 6))
@@ -74,10 +85,21 @@ def class_transitions(value: str) -> float:
     Random base62 switches about 60% of the time, hex about 45%, words and CamelCase
     identifiers far less, which separates generated tokens from names.
     """
-    alnum = _NON_ALNUM.sub("", value)
+    alnum = _alnum(value)
     if len(alnum) < 2:
         return 0.0
-    return len(_SWITCH.findall(alnum)) / (len(alnum) - 1)
+    classes = alnum.translate(_CLASS_OF)
+    return sum(map(ne, classes, classes[1:])) / (len(alnum) - 1)
+
+
+# Each ASCII letter or digit as its class: "a" lower, "A" upper, "0" digit.
+_CLASS_OF = str.maketrans("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789",
+                          "a" * 26 + "A" * 26 + "0" * 10)
+
+
+def _alnum(value: str) -> str:
+    """The value's ASCII letters and digits."""
+    return value if value.isascii() and value.isalnum() else _NON_ALNUM.sub("", value)
 
 
 def _ascending_run(value: str) -> bool:
@@ -117,13 +139,20 @@ def is_wordlike(value: str, share: float = 0.5) -> bool:
     Judged by letter pairs: at least half of them must be common English bigrams, and
     letters must make up most of the value. Generated tokens rarely pass both.
     """
-    parts = [p.lower() for p in _WORD_PARTS.findall(value) if p.isalpha() and len(p) >= 3]
-    pairs = [p[i:i + 2] for p in parts for i in range(len(p) - 1)]
-    if len(pairs) < 3:
+    parts = [p for p in _WORD_PARTS.findall(value) if len(p) >= 3 and p.isalpha()]
+    letters = sum(map(len, parts))
+    pairs = letters - len(parts)
+    if pairs < 3 or letters < 0.6 * len(_alnum(value)):
         return False
-    letters = sum(len(p) for p in parts)
-    common = sum(1 for pair in pairs if pair in _COMMON_BIGRAMS)
-    return common >= share * len(pairs) and letters >= 0.6 * len(_NON_ALNUM.sub("", value))
+    # Pairs across the joining space are never common bigrams, so they count for nothing.
+    joined = " ".join(parts).lower()
+    common = sum(map(_COMMON_BIGRAMS.__contains__, map(add, joined, joined[1:])))
+    return common >= share * pairs
+
+
+_DIGITS_INSIDE_WORD = re.compile(r"[A-Za-z]\d+[A-Za-z]")
+_NOT_NAME_CHAR = re.compile(r"[^\w.=:/\- ]")
+_WORD_OR_SPACE = re.compile(r"[\w\s]")
 
 
 def is_compound_name(value: str) -> bool:
@@ -132,7 +161,7 @@ def is_compound_name(value: str) -> bool:
     `frame_images`, `sys.maxsize`, `copy=False`, `viGpibSendIFC` are names; `hunter2` (one
     word) and `sup3rstr0ng` (digits inside words) are passwords.
     """
-    if re.search(r"[A-Za-z]\d+[A-Za-z]", value) or re.search(r"[^\w.=:/\- ]", value):
+    if _DIGITS_INSIDE_WORD.search(value) or _NOT_NAME_CHAR.search(value):
         return False
     words = [p for p in _WORD_PARTS.findall(value) if p.isalpha() and _is_word(p)]
     return len(words) >= 2
@@ -160,9 +189,9 @@ def is_placeholder(value: str, strict: bool = True) -> bool:
             seg = segment.lower()
             if any(w in seg for w in _SHORT_PLACEHOLDER_WORDS):
                 return True
-    counts = Counter(low)
+    counts = _counts(low)
     dominance = 0.5 if strict else 0.7
-    if counts.most_common(1)[0][1] >= dominance * len(low) or len(counts) <= 3:
+    if max(counts) >= dominance * len(low) or len(counts) <= 3:
         return True
     return _ascending_run(low) or _repeated_unit(low)
 
@@ -188,7 +217,7 @@ def is_hex(value: str) -> bool:
 def vowel_share(value: str) -> float:
     """Share of letters that are vowels: about 0.4 in English words, 0.2 in random letters."""
     low = value.lower()
-    letters = sum(c.isalpha() for c in low) if not low.isalpha() else len(low)
+    letters = sum(map(str.isalpha, low)) if not low.isalpha() else len(low)
     return sum(map(low.count, "aeiou")) / max(1, letters)
 
 
@@ -238,7 +267,7 @@ def looks_like_password(value: str) -> bool:
     if (lower or upper) and digit:
         return True
     if (lower or upper) and symbol:
-        return len(set(re.sub(r"[\w\s]", "", v)) & set("!@#$%^&*~?+")) >= 1
+        return len(set(_WORD_OR_SPACE.sub("", v)) & set("!@#$%^&*~?+")) >= 1
     if lower and upper:
         return not is_wordlike(v) and class_transitions(v) >= 0.3
     return len(v) >= 16 and looks_random(v)

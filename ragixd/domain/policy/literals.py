@@ -1,0 +1,117 @@
+"""Which of many literals occur in a text: one regex pass instead of one substring test each.
+
+Owns LiteralScanner, the prefilter behind every rule gate. Testing `literal in text` for a few
+hundred literals costs a few hundred passes over the text; the scanner makes one. Each
+literal is anchored at its rarest character (by a fixed table of how common characters are
+in English prose and code): the compiled regex is an alternation of those anchor characters,
+so the regex engine skips every other character with a bitmap test, and only at an anchor
+looks ahead for the rest of the literal (a trie) and back for the part before the anchor.
+
+The answer is exact: the same set as `{l for l in literals if l in text}`. At one position
+the regex reports a single literal; literals contained in it are implied, and literals that
+could sit on the same anchor position (checked once, at build time) are confirmed with `in`.
+Literals made only of very common characters would stop the engine at most positions, so
+those are tested with `in` directly, as are single characters (a memchr).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+# Approximate share (per cent) of each character in mixed English prose and code. Only the
+# order matters: it picks the rarest character of a literal as its anchor.
+_CHAR_FREQ = {
+    " ": 16.0, "e": 10.0, "t": 7.4, "a": 6.6, "o": 6.2, "i": 5.9, "n": 5.7, "s": 5.4, "r": 5.1,
+    "h": 4.1, "l": 3.4, "d": 3.2, "c": 2.6, "u": 2.4, "m": 2.1, "p": 1.8, "f": 1.8, "g": 1.6,
+    "w": 1.4, "y": 1.4, "b": 1.2, "\n": 1.2, ".": 1.1, ",": 1.0, "v": 0.9, "k": 0.7, "-": 0.5,
+    "_": 0.4, '"': 0.4, "'": 0.4, "=": 0.3, ":": 0.3, "/": 0.3, "(": 0.3, ")": 0.3, "x": 0.2,
+    "j": 0.15, "q": 0.1, "z": 0.1, "\t": 0.1,
+}
+_DIGIT_FREQ = 0.4
+_OTHER_FREQ = 0.05
+# Characters at least this common are not worth stopping at: a literal made only of them is
+# tested with `in` instead (`session`, `in error`).
+_MAX_ANCHOR_FREQ = 2.5
+
+
+def char_frequency(char: str) -> float:
+    if char in _CHAR_FREQ:
+        return _CHAR_FREQ[char]
+    return _DIGIT_FREQ if char.isdigit() else _OTHER_FREQ
+
+
+def _anchor(literal: str) -> int:
+    """Index of the literal's rarest character (the first of equally rare ones)."""
+    return min(range(len(literal)), key=lambda i: (char_frequency(literal[i]), i))
+
+
+def _same_spot(a: str, ka: int, b: str, kb: int) -> bool:
+    """Can `a` and `b` both occur with their anchors on the same text position?"""
+    shift = ka - kb  # where b starts, relative to the start of a
+    for i, char in enumerate(b):
+        j = i + shift
+        if 0 <= j < len(a) and a[j] != char:
+            return False
+    return True
+
+
+class LiteralScanner:
+    """The set of given literals that occur in a text, found in one pass."""
+
+    def __init__(self, literals: Iterable[str]) -> None:
+        lits = sorted(set(literals))
+        self.literals = tuple(lits)
+        plain = [lit for lit in lits if len(lit) == 1 or char_frequency(lit[_anchor(lit)]) >= _MAX_ANCHOR_FREQ]
+        self.plain = tuple(plain)
+        anchored = [lit for lit in lits if lit not in set(plain)]
+        groups: dict[str, list[tuple[str, int]]] = {}
+        for lit in anchored:
+            k = _anchor(lit)
+            groups.setdefault(lit[k], []).append((lit, k))
+        # Literals found when `lit` is found, and literals that may hide on its anchor position.
+        self.implied = {lit: tuple(o for o in lits if o != lit and o in lit) for lit in lits}
+        self.shared: dict[str, tuple[str, ...]] = {}
+        for members in groups.values():
+            for a, ka in members:
+                self.shared[a] = tuple(b for b, kb in members
+                                       if b != a and b not in a and _same_spot(a, ka, b, kb))
+        self.leaves: list[str] = [""]  # group number -> literal (groups count from 1)
+        branches = [re.escape(char) + "(?=" + self._trie(members) + ")"
+                    for char, members in sorted(groups.items(), key=lambda g: -char_frequency(g[0]))]
+        self.pattern = re.compile("|".join(branches)) if branches else None
+
+    def _trie(self, members: list[tuple[str, int]]) -> str:
+        """Alternation matching, after the anchor, the rest of each literal; each literal
+        ends in a look-behind for its whole text and an empty group that names it."""
+        root: dict = {}
+        for lit, k in members:
+            node = root
+            for char in lit[k + 1:]:
+                node = node.setdefault(char, {})
+            node.setdefault("", []).append((lit, k))
+
+        def emit(node: dict) -> str:
+            parts = [re.escape(char) + emit(child) for char, child in sorted(node.items()) if char]
+            for lit, k in node.get("", ()):
+                self.leaves.append(lit)
+                parts.append(("(?<=" + re.escape(lit) + ")()") if k else "()")
+            return parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
+
+        return emit(root)
+
+    def present(self, text: str) -> set[str]:
+        """Exactly `{lit for lit in literals if lit in text}`."""
+        found = {lit for lit in self.plain if lit in text}
+        if self.pattern is None:
+            return found
+        leaves, implied, shared = self.leaves, self.implied, self.shared
+        for group in {m.lastindex for m in self.pattern.finditer(text)}:
+            lit = leaves[group]  # type: ignore[index]
+            found.add(lit)
+            found.update(implied[lit])
+            for other in shared[lit]:
+                if other not in found and other in text:
+                    found.add(other)
+                    found.update(implied[other])
+        return found

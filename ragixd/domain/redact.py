@@ -1,0 +1,445 @@
+"""Secrecy tiers for export: replace infrastructure details with typed placeholders.
+
+Owns `redact_text` and `redact_item`; it never reads or writes anything and never changes an
+item's identity, timestamps, tier/type/store, validation or counters.
+
+Tiers: S3 leaves text as it is. S2 replaces URLs' hosts and ports, host names, IPv4/IPv6
+addresses (with CIDR suffixes), hashes and port numbers. S0 does all of S2 and also replaces
+e-mail addresses, URL user names and paths, file-system paths, file names and entity labels.
+
+Rules, chosen to generalise rather than to list cases:
+
+- A *host name* is a dotted token of at least two DNS labels whose last label is alphabetic.
+  It counts as a host when the last label is a well-known public or internal suffix (com,
+  io, local, internal, lan, corp, most country codes…); when it is a weaker suffix (dev,
+  app, prod, svc, cluster, …) with three labels or a numbered first label (db1.prod); when
+  it has three labels or more, an unknown suffix and a numbered or hyphenated label
+  (web01.dc2.acme); or whenever a port follows it (name.x:8080). Tokens whose last label
+  is numeric (3.11.7, 0.5), a file extension (item.py, archive.tar.gz), made only of single
+  letters (e.g, i.e, U.S.A) or followed by "(" (os.path.join()) are never hosts, so code
+  attribute chains such as ragixd.domain.item stay readable. A sentence's final period is
+  never part of a token. A single label (redis-master) is never a host, but a port after
+  it is redacted when the label is numbered or hyphenated, is localhost, or the port >= 1024.
+- *URLs* (scheme://…) always have their host and port redacted, whatever the host looks
+  like; at S0 the user name becomes [USER] and everything after the authority [PATH].
+- *IPv4* is four dotted octets 0-255 without leading zeros, not part of a longer dotted
+  number (so 1.2.3.4.5 stays, but a four-part version 1.2.3.4 is read as an address).
+  *IPv6* candidates must hold a digit and parse with the ipaddress module (so 10:30:45 and
+  C++'s std::vector stay).
+- A *hash* is a standalone hex string of exactly 32, 40, 64 or 128 characters (optionally
+  0x-prefixed), or any value prefixed with a hash algorithm name (sha256:…, md5=…).
+- *Ports*: the number after a host, IP, bracketed IPv6 or placeholder (":8080"); the
+  numbers after the word port/ports (port 5432, PORT=5432, ports 80, 443); N/tcp, N/udp
+  (and 8080:80/tcp). After a path or file name only numbers >= 1024 count as ports; smaller
+  ones are read as line numbers (item.py:42) and stay.
+- *Paths* (S0): C:\\… and \\\\server\\… up to whitespace; POSIX tokens with a slash that are
+  absolute (/etc/x), home- or variable-relative (~/x, $HOME/x), ./ or ../ relative, or
+  relative with two or more slashes or a file extension (src/app/main.py). They must hold
+  a letter, so dates (2024/01/02) and fractions stay; and/or, TCP/IP and 24/7 stay.
+- *File names* (S0): dotted tokens ending in a common extension, and well-known dotfiles.
+- *Entities* (S0): every entity label of two characters or more is matched
+  case-insensitively as a whole word, longest first, after every other rule.
+
+Placeholders are never redacted again, so every tier is idempotent. With `numbered=True`
+the same value gets the same number within one Redactor (one item): [HOST-1], [HOST-2].
+`redact_item` recomputes content_hash from the redacted title and content: a hash of the
+original text would let a reader confirm a guess of what was removed.
+"""
+
+from __future__ import annotations
+
+import copy
+import ipaddress
+import re
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from ..errors import InvalidInput
+from .encoding import content_hash
+from .ids import is_item_id
+from .item import LINK_RELS, SOURCE_KINDS
+
+TIERS = ("S3", "S2", "S0")
+KINDS = ("HOST", "IP", "HASH", "PORT", "PATH", "FILE", "EMAIL", "ENTITY", "USER")
+_PH = r"\[(?:" + "|".join(KINDS) + r")(?:-\d+)?\]"
+PLACEHOLDER_RE = re.compile(_PH)
+# Item fields that carry no free text: identity, lifecycle, enums, numbers and timestamps.
+KEPT_FIELDS = frozenset({
+    "id", "created_at", "updated_at", "tier", "type", "store", "validation", "confidence",
+    "expires_at", "usage_count", "last_used_at", "mention_count", "superseded_by", "archived",
+    "content_hash",
+})
+
+FILE_EXTS = frozenset("""
+txt md rst adoc py pyi pyc pyx ipynb js mjs cjs ts tsx jsx json jsonl ndjson yaml yml toml
+ini cfg conf env lock log csv tsv xml html htm css scss sass less sql sh bash zsh fish ps1 bat
+cmd c h cc cpp hpp cxx hh java kt kts scala go rs rb php pl pm lua r swift mm cs fs vb dart ex
+exs erl hs ml clj el vim tf tfvars hcl proto graphql gql pem key crt cer csr der p12 pfx pub
+jks gpg asc sig db sqlite sqlite3 bak tmp swp pid sock out dat bin exe dll so dylib o obj
+class jar war whl egg gem deb rpm apk dmg iso img zip tar gz tgz bz2 xz zst 7z rar pdf doc
+docx xls xlsx ppt pptx odt png jpg jpeg gif svg webp ico bmp tiff mp3 mp4 wav avi mov mkv
+webm ttf woff woff2 otf map wasm parquet avro npy npz pkl pickle pt pth onnx h5 ckpt
+safetensors gguf mdx vue svelte patch diff orig in j2 tpl service timer socket mount desktop
+""".split())
+DOTFILES = ("env|envrc|bashrc|bash_profile|bash_history|zshrc|profile|netrc|pgpass|npmrc|"
+            "pypirc|gitconfig|gitignore|dockerignore|ssh|aws|kube|docker|vimrc|htpasswd|"
+            "htaccess|git|gnupg|config|local|cache")
+_COUNTRY = ("uk de fr eu ch nl es ca au jp cn ru br se fi dk cz ie nz sg hk kr tw za mx ar gr "
+            "hu ro lu ua tr vn th cl sk si hr lt lv ee bg il eg ng ke pk ph kz by ge")
+STRONG_SUFFIXES = frozenset(("com net org edu gov mil int io ai arpa onion local localdomain "
+                             "internal intranet lan corp " + _COUNTRY).split())
+WEAK_SUFFIXES = frozenset("""
+co dev app cloud biz info tech xyz online site me us be at it is no to id my home prod
+production staging stage test example invalid svc cluster dmz priv private vpn infra ops mgmt
+office
+""".split())
+
+_LABEL_RE = re.compile(r"[A-Za-z0-9_](?:[A-Za-z0-9_\-]{0,61}[A-Za-z0-9])?")
+_HAS_LETTER = re.compile(r"[^\W\d_]")
+_OCT = r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)"
+_ALGO = r"(?i:sha(?:1|224|256|384|512)|sha3-(?:224|256|384|512)|md5|blake2[bs]?|blake3|xxh(?:32|64|128))"
+# Every pattern starts with a lookbehind that fails inside the run its body consumes, and
+# bodies use possessive quantifiers: each run is tried once, so a pass is linear in the text.
+_URL_RE = re.compile(r"(?<![\w+.\-\]])([A-Za-z][A-Za-z0-9+.\-]{0,15}+)://([^\s<>\"'`]*+)")
+_EMAIL_RE = re.compile(
+    r"(?<![\w.+%\-\]])([\w+%\-][\w.+%\-]*+@"
+    r"(?:(?:[A-Za-z0-9\-]++\.)+[A-Za-z][A-Za-z0-9\-]*+|\d{1,3}+(?:\.\d{1,3}+){3}))"
+    r"(?::(\d{1,5}+)(?![\w:]|\.\d))?")
+_IPV6_RE = re.compile(
+    r"\[([0-9A-Fa-f:]++(?:(?:\.\d{1,3}+){3})?(?:%[\w.\-]++)?)\](?::(\d{1,5}+)(?![\w:]|\.\d))?"
+    r"|(?<![\w:.%\-\]])((?=[0-9A-Fa-f]*+:[0-9A-Fa-f]*+:)[0-9A-Fa-f:]++(?:(?:\.\d{1,3}+){3})?"
+    r"(?:%[\w\-]++)?)(?:/\d{1,3}+)?(?![\w:\[])")
+_IPV4_RE = re.compile(
+    rf"(?<![\w.\]])({_OCT}(?:\.{_OCT}){{3}})(?:/(?:3[0-2]|[12]?\d)(?!\d))?"
+    r"(?::(\d{1,5}+)(?![\w:]|\.\d))?(?![\w\[]|\.[\d\[])")
+_HASH_RE = re.compile(
+    rf"(?<![0-9A-Za-z\]]){_ALGO}[:=\-](?:0x)?[A-Za-z0-9+/]{{16,}}+={{0,2}}"
+    r"|(?<![0-9A-Za-z\]])(?:0x)?([0-9A-Fa-f]{32,}+)(?![0-9A-Za-z\[])")
+_SEG = r"[\w.\-+@%=~$]"
+_PATH_RE = re.compile(
+    r"(?<![A-Za-z0-9])[A-Za-z]:[\\/][^\s\"'<>|*?]*+"
+    r"|\\\\[\w.$\-]++\\[^\s\"'<>|*?]*+"
+    rf"|(?<![\w.~/\\:\]<>@$%+=\-])(?:\$\{{\w++\}})?{_SEG}*+(?:/{_SEG}++)++/?")
+_DOTFILE_RE = re.compile(rf"(?<![\w.\-/~\\\]])\.(?:{DOTFILES})(?:\.[\w\-]++)*+(?![\w\-])", re.IGNORECASE)
+_DOTTED_RE = re.compile(r"(?<![\w.\-\]])([\w\-]++(?:\.[\w\-]++)++)(?::(\d{1,5}+)(?![\w:]|\.\d))?")
+_LABEL_PORT_RE = re.compile(
+    r"(?<![\w.\-\]])([A-Za-z][\w\-]*+|\[(?:HOST|IP|EMAIL|USER|PATH|FILE)(?:-\d+)?\])"
+    r":(\d{2,5}+)(?![\w:]|\.\d)")
+_PORT_WORD_RE = re.compile(
+    r"(?i)(?<![a-z0-9\]])ports?(?:\s++number)?\s*+[:=]?\s*+"
+    r"(\d{1,5}+(?:\s*+(?:,|/|&|and|or)\s*+\d{1,5}+)*+)(?!\w|\.\d)")
+_PORT_PROTO_RE = re.compile(
+    r"(?i)(?<![\w.:/\-\]])\d{1,5}+(?:[:\-]\d{1,5}+)?/(?:tcp|udp|sctp)(?![a-z0-9])")
+_DIGITS = re.compile(r"\d+")
+_HOME_RE = re.compile(r"~[\w.\-]*/|\$\{?[A-Za-z_]\w*\}?/")
+_TRAILING = ".,;:!?*'\""
+
+
+def check_tier(tier: Any) -> str:
+    if tier not in TIERS:
+        raise InvalidInput("tier", f"must be one of {', '.join(TIERS)}; got {tier!r:.40}")
+    return tier
+
+
+def _is_port(number: str) -> bool:
+    return 0 < int(number) <= 65535
+
+
+def _is_file_name(labels: list[str]) -> bool:
+    return len(labels) >= 2 and bool(labels[0]) and labels[-1].lower() in FILE_EXTS
+
+
+def is_hostname(labels: list[str], port: bool = False) -> bool:
+    """Whether dotted labels name a host by the module's rules (`port`: one follows)."""
+    suffix = labels[-1].lower()
+    if len(labels) < 2 or not suffix.isascii() or not suffix.isalpha() or suffix in FILE_EXTS:
+        return False
+    if not all(_LABEL_RE.fullmatch(label) for label in labels) or "_" in suffix:
+        return False
+    if all(len(label) == 1 for label in labels):
+        return False
+    numbered = [any(ch.isdigit() for ch in label) or "-" in label for label in labels[:-1]]
+    if port or suffix in STRONG_SUFFIXES:
+        return True
+    if suffix in WEAK_SUFFIXES:
+        return len(labels) >= 3 or numbered[0]
+    return len(labels) >= 3 and any(numbered)
+
+
+def _strip_trailing(text: str) -> tuple[str, str]:
+    """Split sentence punctuation (and an unbalanced ")") off the end of a URL or path."""
+    opened, closed = text.count("("), text.count(")")
+    end = len(text)
+    while end:
+        ch = text[end - 1]
+        if ch in _TRAILING or (ch == ")" and closed > opened):
+            closed -= ch == ")"
+            end -= 1
+        else:
+            break
+    return text[:end], text[end:]
+
+
+def _is_ip(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text.split("%", 1)[0])
+    except ValueError:
+        return False
+    return True
+
+
+class Redactor:
+    """Applies one tier to many strings, numbering placeholders consistently if asked."""
+
+    def __init__(self, tier: str, entities: Iterable[Any] = (), numbered: bool = False) -> None:
+        self.tier = check_tier(tier)
+        self.numbered = numbered
+        self._numbers: dict[tuple[str, str], int] = {}
+        self._counts: dict[str, int] = {}
+        self._entity_re = _entity_pattern(entities or ()) if tier == "S0" else None
+        self._passes = self._build_passes()
+
+    def _build_passes(self) -> list[tuple[re.Pattern[str], Callable[[re.Match[str]], str]]]:
+        if self.tier == "S3":
+            return []
+        s0 = self.tier == "S0"
+        passes = [(_URL_RE, self._url)]
+        passes += [(_EMAIL_RE, self._email)] if s0 else []
+        passes += [(_IPV6_RE, self._ipv6), (_IPV4_RE, self._ipv4), (_HASH_RE, self._hash)]
+        passes += [(_PATH_RE, self._path), (_DOTFILE_RE, self._file)] if s0 else []
+        passes += [(_DOTTED_RE, self._dotted), (_LABEL_PORT_RE, self._label_port),
+                   (_PORT_WORD_RE, self._port_list), (_PORT_PROTO_RE, self._port_list)]
+        if self._entity_re is not None:
+            passes.append((self._entity_re, self._entity))
+        return passes
+
+    def token(self, kind: str, value: str) -> str:
+        """The placeholder for `value`; numbered per kind when the Redactor is numbered."""
+        if not self.numbered:
+            return f"[{kind}]"
+        key = (kind, value.casefold())
+        if key not in self._numbers:
+            self._counts[kind] = self._counts.get(kind, 0) + 1
+            self._numbers[key] = self._counts[kind]
+        return f"[{kind}-{self._numbers[key]}]"
+
+    def text(self, text: str) -> str:
+        for pattern, replace in self._passes:
+            text = pattern.sub(replace, text)
+        return text
+
+    def value(self, value: Any) -> Any:
+        """Redact strings, and strings inside lists and maps; other values pass unchanged."""
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, (list, tuple)):
+            return [self.value(v) for v in value]
+        if isinstance(value, Mapping):
+            return {k: self.value(v) for k, v in value.items()}
+        return value
+
+    def entity_list(self, entities: Any) -> Any:
+        if not isinstance(entities, (list, tuple)):
+            return self.value(entities)
+        if self.tier != "S0":
+            return _unique(self.value(list(entities)))
+        return _unique([self._entity_label(e) if isinstance(e, str) else e for e in entities])
+
+    def _entity_label(self, label: str) -> str:
+        label = label.strip()
+        return label if PLACEHOLDER_RE.fullmatch(label) else self.token("ENTITY", label)
+
+    # -- one callback per pass -------------------------------------------------------------
+
+    def _url(self, m: re.Match[str]) -> str:
+        rest, trailing = _strip_trailing(m.group(2))
+        cut = min((i for i in (rest.find(c) for c in "/?#") if i >= 0), default=len(rest))
+        authority, tail = rest[:cut], rest[cut:]
+        user, at, hostport = authority.rpartition("@")
+        if at and self.tier == "S0" and not PLACEHOLDER_RE.fullmatch(user):
+            user = self.token("USER", user)
+        host, port = _split_hostport(hostport)
+        out = m.group(1) + "://" + user + at + self._url_host(host)
+        if port is not None:
+            out += ":" + (self.token("PORT", port) if port.isdigit() else port)
+        if self.tier == "S0" and tail and tail != "/" and not PLACEHOLDER_RE.fullmatch(tail[1:]):
+            tail = tail[0] + self.token("PATH", tail[1:])
+        return out + tail + trailing
+
+    def _url_host(self, host: str) -> str:
+        if not host or PLACEHOLDER_RE.fullmatch(host):
+            return host
+        bare = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+        return self.token("IP", bare) if _is_ip(bare) else self.token("HOST", host)
+
+    def _email(self, m: re.Match[str]) -> str:
+        out = self.token("EMAIL", m.group(1))
+        return out + ":" + self.token("PORT", m.group(2)) if m.group(2) else out
+
+    def _ipv6(self, m: re.Match[str]) -> str:
+        address = m.group(1) or m.group(3)
+        if not any(ch.isdigit() for ch in address) or not _is_ip(address) or ":" not in address:
+            return m.group(0)
+        out = self.token("IP", address)
+        if m.group(2):
+            out += ":" + (self.token("PORT", m.group(2)) if _is_port(m.group(2)) else m.group(2))
+        return out
+
+    def _ipv4(self, m: re.Match[str]) -> str:
+        out = self.token("IP", m.group(1))
+        port = m.group(2)
+        return out + ":" + (self.token("PORT", port) if _is_port(port) else port) if port else out
+
+    def _hash(self, m: re.Match[str]) -> str:
+        hexes = m.group(1)
+        if hexes is not None and len(hexes) not in (32, 40, 64, 128):
+            return m.group(0)
+        return self.token("HASH", m.group(0))
+
+    def _path(self, m: re.Match[str]) -> str:
+        path, trailing = _strip_trailing(m.group(0))
+        if not _HAS_LETTER.search(path) or not _looks_like_path(path):
+            return m.group(0)
+        return self.token("PATH", path) + trailing
+
+    def _file(self, m: re.Match[str]) -> str:
+        return self.token("FILE", m.group(0))
+
+    def _dotted(self, m: re.Match[str]) -> str:
+        token, port = m.group(1), m.group(2)
+        core = token.strip("-")
+        labels = core.split(".")
+        if not all(labels):
+            return m.group(0)
+        lead = token[: len(token) - len(token.lstrip("-"))]
+        tail = token[len(lead) + len(core):]
+        after = "" if port is None else ":" + port
+        if self.tier == "S0" and _is_file_name(labels):
+            return lead + self.token("FILE", core) + tail + after
+        called = port is None and m.string.startswith("(", m.end())
+        if called or not is_hostname(labels, port=port is not None and _is_port(port)):
+            return m.group(0)
+        if port is not None:
+            after = ":" + self.token("PORT", port)
+        return lead + self.token("HOST", core) + tail + after
+
+    def _label_port(self, m: re.Match[str]) -> str:
+        label, port = m.group(1), m.group(2)
+        if label.startswith("["):
+            # After a path or file name a small number is more often a line (item.py:42).
+            strong = not label.startswith(("[PATH", "[FILE"))
+        else:
+            strong = label.lower() == "localhost" or "-" in label or any(c.isdigit() for c in label)
+        if not _is_port(port) or not (strong or int(port) >= 1024):
+            return m.group(0)
+        return label + ":" + self.token("PORT", port)
+
+    def _port_list(self, m: re.Match[str]) -> str:
+        def one(d: re.Match[str]) -> str:
+            return self.token("PORT", d.group(0)) if _is_port(d.group(0)) else d.group(0)
+
+        start = m.start(1) - m.start(0) if m.re is _PORT_WORD_RE else 0
+        text = m.group(0)
+        end = len(text) if m.re is _PORT_WORD_RE else text.rindex("/")
+        return text[:start] + _DIGITS.sub(one, text[start:end]) + text[end:]
+
+    def _entity(self, m: re.Match[str]) -> str:
+        if m.group("ph") is not None:
+            return m.group(0)
+        return self.token("ENTITY", m.group(0))
+
+
+def _split_hostport(hostport: str) -> tuple[str, str | None]:
+    if hostport.startswith("["):
+        close = hostport.find("]")
+        rest = hostport[close + 1:] if close >= 0 else ""
+        if close >= 0 and (not rest or rest.startswith(":")):
+            return hostport[: close + 1], rest[1:] if rest else None
+        return hostport, None
+    host, colon, port = hostport.rpartition(":")
+    if colon and (port.isdigit() or PLACEHOLDER_RE.fullmatch(port)):
+        return host, port
+    return hostport, None
+
+
+def _looks_like_path(path: str) -> bool:
+    # Drive and UNC paths come from their own alternatives; ":" cannot occur in a POSIX match.
+    if path[1:2] == ":" or path.startswith(("\\\\", "/", "./", "../")) or _HOME_RE.match(path):
+        return True
+    last = path.rstrip("/").rsplit("/", 1)[-1]
+    return path.count("/") >= 2 or _is_file_name(last.split("."))
+
+
+def _entity_pattern(entities: Iterable[Any]) -> re.Pattern[str] | None:
+    labels = {e.strip().casefold(): e.strip() for e in entities if isinstance(e, str)}
+    labels = {k: v for k, v in labels.items() if len(k) >= 2 and not PLACEHOLDER_RE.fullmatch(v)}
+    if not labels:
+        return None
+    alternatives = "|".join(re.escape(v) for v in sorted(labels.values(), key=len, reverse=True))
+    # Placeholders are matched first and kept, so an entity named "host" cannot touch [HOST].
+    return re.compile(rf"(?P<ph>{_PH})|(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE)
+
+
+def _unique(values: list[Any]) -> list[Any]:
+    out: list[Any] = []
+    for value in values:
+        if value not in out:
+            out.append(value)
+    return out
+
+
+def redact_text(text: str, tier: str, entities: Iterable[Any] = (), numbered: bool = False) -> str:
+    """`text` at secrecy tier `tier`; at S0 the given entity labels are replaced too."""
+    check_tier(tier)
+    if not isinstance(text, str):
+        raise InvalidInput("text", f"must be a string, got {type(text).__name__}")
+    return Redactor(tier, entities, numbered).text(text)
+
+
+def redacted_content_hash(item: Mapping[str, Any]) -> str:
+    """content_hash of a (redacted) item dict, from its title and content."""
+    return content_hash(str(item.get("title") or ""), str(item.get("content") or ""))
+
+
+def redact_item(item: Mapping[str, Any], tier: str, numbered: bool = False) -> dict[str, Any]:
+    """A copy of a MemoryItem.to_dict() dict with every free-text field redacted at `tier`.
+
+    Item ids (id, superseded_by, links' `to`), enums, numbers and timestamps are kept;
+    unknown keys are redacted like text. content_hash is recomputed below S3.
+    """
+    check_tier(tier)
+    if not isinstance(item, Mapping):
+        raise InvalidInput("item", f"must be an object, got {type(item).__name__}")
+    out = copy.deepcopy(dict(item))
+    if tier == "S3":
+        return out
+    entities = item.get("entities") if isinstance(item.get("entities"), (list, tuple)) else ()
+    r = Redactor(tier, entities, numbered)
+    for key, value in out.items():
+        if key in KEPT_FIELDS:
+            continue
+        if key == "entities":
+            out[key] = r.entity_list(value)
+        elif key == "tags" and isinstance(value, (list, tuple)):
+            out[key] = _unique(r.value(list(value)))
+        elif key == "links" and isinstance(value, (list, tuple)):
+            out[key] = [_redact_link(link, r) for link in value]
+        elif key == "provenance" and isinstance(value, Mapping):
+            out[key] = _redact_provenance(value, r)
+        else:
+            out[key] = r.value(value)
+    if "content_hash" in out:
+        out["content_hash"] = redacted_content_hash(out)
+    return out
+
+
+def _redact_link(link: Any, r: Redactor) -> Any:
+    if not isinstance(link, Mapping):
+        return r.value(link)
+    kept = {"to": is_item_id(link.get("to")), "rel": link.get("rel") in LINK_RELS}
+    return {k: v if kept.get(k) else r.value(v) for k, v in link.items()}
+
+
+def _redact_provenance(prov: Mapping[str, Any], r: Redactor) -> dict[str, Any]:
+    kept = {"source_kind": prov.get("source_kind") in SOURCE_KINDS, "created_at": True}
+    return {k: v if kept.get(k) else r.value(v) for k, v in prov.items()}
