@@ -44,6 +44,7 @@ class Settings:
     # [[extra_embedders]] in the file; RAGIX_EMBEDDER=hash|ollama|onnx|none picks the backend).
     embedders: tuple[Mapping[str, Any], ...] = ({"backend": "hash"},)
     recall: Mapping[str, Any] = field(default_factory=dict)
+    policy: Mapping[str, Any] = field(default_factory=dict)
     sources: Mapping[str, str] = field(default_factory=dict)
 
     @property
@@ -86,7 +87,7 @@ def resolve(flags: Mapping[str, Any] | None = None, env: Mapping[str, str] | Non
     values: dict[str, Any] = {}
     sources: dict[str, str] = {}
     for f in fields(Settings):
-        if f.name in ("config_file", "trust", "sources", "embedders", "recall"):
+        if f.name in ("config_file", "trust", "sources", "embedders", "recall", "policy"):
             continue
         for source, mapping, key in (("flag", flags, f.name), ("env", env, "RAGIX_" + f.name.upper()),
                                      ("file", file_data, f.name)):
@@ -103,7 +104,7 @@ def resolve(flags: Mapping[str, Any] | None = None, env: Mapping[str, str] | Non
         raise ConfigError("[trust] must map client public keys to full, inner, familiar or public")
     return Settings(config_file=config_file if config_file.is_file() else None, trust=trust,
                     sources=sources, embedders=_embedders(flags, env, file_data),
-                    recall=_table(file_data, "recall"), **values)
+                    recall=_table(file_data, "recall"), policy=_table(file_data, "policy"), **values)
 
 
 def _table(data: Mapping[str, Any], key: str) -> dict[str, Any]:

@@ -51,7 +51,7 @@ def curve_router(server: "Server", settings: Settings) -> zmq.Socket:
         raise ConfigError(f"{settings.curve_secret_key_file} holds no secret key")
     auth = ThreadAuthenticator(server.ctx)
     auth.start()
-    auth.configure_curve_callback("*", credentials_provider=_TrustMap(settings.trust))
+    auth.configure_curve_callback("ragix", credentials_provider=_TrustMap(settings.trust))
     server.authenticator = auth
 
     def configure(sock: zmq.Socket) -> None:

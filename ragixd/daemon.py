@@ -17,6 +17,7 @@ from .errors import ConfigError, RagixError
 from .lockfile import LockFile
 from .notify import Notifier
 from .server import Server
+from .domain.policy import Policy, PolicyConfig
 from .memory import Memory
 from .retrieval.hybrid import RecallConfig
 
@@ -70,7 +71,8 @@ def run(settings: config.Settings, notifier: Notifier, flags: dict) -> None:
     home_lock = LockFile(settings.home / "ragixd.lock", f"home {settings.home}").acquire()
     endpoint_lock = _prepare_endpoint(settings.endpoint)
     memory = Memory(settings.home, synchronous=settings.synchronous, embedders=settings.embedders,
-                    recall=RecallConfig.from_mapping(settings.recall))
+                    recall=RecallConfig.from_mapping(settings.recall),
+                    policy=Policy(PolicyConfig.from_dict(settings.policy)))
     store = memory.store
     server = Server(settings, memory)
     state = {"reload": False}

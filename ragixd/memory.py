@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from .domain.policy import Policy
 from .embed.protocol import Embedder
 from .embed.registry import make_embedder
 from .errors import ConfigError
@@ -42,12 +43,14 @@ def build_embedders(specs: Sequence[dict[str, Any]]) -> list[tuple[Embedder, boo
 class Memory:
     def __init__(self, home: Path, *, synchronous: str = "FULL",
                  embedders: Sequence[dict[str, Any]] = ({"backend": "hash"},),
-                 recall: RecallConfig | None = None, backfill: bool = True) -> None:
+                 recall: RecallConfig | None = None, backfill: bool = True,
+                 policy: Policy | None = None) -> None:
         self.home = Path(home)
         self.home.mkdir(parents=True, exist_ok=True)
         self.embedders = build_embedders(embedders)
         inline = [InlineEmbedding(e) for e, is_inline in self.embedders if is_inline]
-        self.store = Store(self.home / "ragix.db", synchronous=synchronous, enrichers=inline)
+        self.store = Store(self.home / "ragix.db", synchronous=synchronous, enrichers=inline, policy=policy)
+        self.policy = self.store.policy
         self.vectors = VectorStore(self.home / "vectors")
         self.vectors.open(self.store.reader())
         serving = self.embedders[0][0] if self.embedders else None

@@ -23,7 +23,7 @@ from .config import Settings
 from .domain.trust import Caller
 from .errors import (Busy, InvalidInput, ProtocolError, RagixError, Timeout, TooLarge, UnknownOp)
 from .logs import get
-from .ops import handlers
+from .ops import handlers, registry
 from .ops.catalog import ADMIN, BY_NAME, COMMAND, PROTOCOL_VERSION
 from .gate import Gate
 from .memory import Memory
@@ -249,13 +249,13 @@ class Server:
         if caller.trust != "full":  # visibility checks need a read: do them on a reader
             self.readers.submit(self._checked_command, route, req_id, op, args, caller)
             return
-        self._submit_plan(route, req_id, handlers.PLANS[op](args, caller), caller)
+        self._submit_plan(route, req_id, registry.PLANS[op](args, caller), caller)
 
     def _checked_command(self, route, req_id, op, args, caller) -> None:
         try:
             with self.gate.shared():
                 handlers.check_touched(self.store.reader(), op, args, caller)
-            self._submit_plan(route, req_id, handlers.PLANS[op](args, caller), caller)
+            self._submit_plan(route, req_id, registry.PLANS[op](args, caller), caller)
         except RagixError as err:
             self._reply(route, req_id, error=err)
 
@@ -275,9 +275,9 @@ class Server:
                               applied_seq=self.memory.applied_seq())
             qctx = handlers.QueryContext(self.store.reader(), caller,
                                          {"pub_endpoint": self._static_status()["pub_endpoint"],
-                                          "memory": self.memory})
+                                          "memory": self.memory, "policy": self.memory.policy})
             with self.gate.shared():
-                result = handlers.QUERIES[op](qctx, args)
+                result = registry.QUERIES[op](qctx, args)
             self._reply(route, req_id, result)
         except RagixError as err:
             self._reply(route, req_id, error=err)

@@ -160,6 +160,13 @@ def cmd_pull(c: Client, ns) -> tuple[Any, str]:
     return {"items": written}, "\n".join(w["id"] for w in written)
 
 
+def _govern(name: str) -> Callable[[Client, argparse.Namespace], tuple[Any, str]]:
+    def body(c: Client, ns) -> tuple[Any, str]:
+        from . import ctl_govern
+        return getattr(ctl_govern, name)(c, ns)
+    return body
+
+
 def cmd_timeline(c: Client, ns) -> tuple[Any, str]:
     r = c.timeline(ns.anchor, before=ns.before, after=ns.after, min_seq=ns.min_seq)
     return r, render.render_timeline(r, ns.anchor)
@@ -223,6 +230,8 @@ BODIES: dict[str, Callable[[Client, argparse.Namespace], tuple[Any, str]]] = {
     "history": cmd_history, "entities": cmd_entities, "stats": cmd_stats, "status": cmd_status,
     "verify": cmd_verify, "rebuild": cmd_rebuild, "palace": cmd_palace, "recall": cmd_recall,
     "embedders": cmd_embedders, "pipe": cmd_pipe, "pull": cmd_pull,
+    "propose": _govern("propose"), "parse": _govern("parse"), "export": _govern("export"),
+    "import": _govern("import_"), "policy": _govern("policy_check"),
 }
 
 
@@ -252,6 +261,8 @@ def main(argv: list[str] | None = None) -> int:
         client.close()
     _out(ns, result, text)
     if ns.command == "verify" and not result.get("ok"):
+        return EXIT_FAILED
+    if ns.command == "policy" and result.get("decision") != "accept":
         return EXIT_FAILED
     return EXIT_OK
 

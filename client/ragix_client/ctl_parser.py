@@ -108,6 +108,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--count", type=int, default=None, help="stop after this many events")
     p.add_argument("--idle", type=float, default=None, help="stop after this many idle seconds")
 
+    p = _op(sub, "propose", common)
+    p.add_argument("--file", help="JSON list of proposals, or {\"items\": [...]} (default: stdin)")
+    p = _op(sub, "proposals.parse", common, "parse")
+    p.add_argument("--file", help="the LLM answer (default: stdin); the cleaned answer is printed")
+    p = _op(sub, "export", common)
+    p.add_argument("--tier", choices=["S3", "S2", "S0"], default="S3",
+                   help="S3 full detail; S2 redacts hosts, IPs, hashes, ports; S0 also paths, files, e-mails, entities")
+    p.add_argument("-o", "--output", help="file to write (default: stdout)")
+    p.add_argument("--include-archived", action="store_true")
+    p = _op(sub, "import", common)
+    p.add_argument("file", nargs="?", default="-", help="JSONL written by export (default: stdin)")
+    policy = sub.add_parser("policy", help="The write policy.", description="The write policy.",
+                            epilog='example:\n  ragixctl policy check "password: hunter2"',
+                            formatter_class=RAW, parents=[common])
+    psub = policy.add_subparsers(dest="policy_cmd", metavar="ACTION", required=True)
+    p = _op(psub, "policy.check", common, "check")
+    p.add_argument("text", nargs="?", help="the text to check (or --file)")
+    p.add_argument("--file", help="read the text from a file ('-' for stdin)")
+
     palace = sub.add_parser("palace", help="Browse and assign memory palace locations.",
                             description="The memory palace: domain/room/shelf/card.",
                             epilog="examples:\n  ragixctl palace list\n  ragixctl palace list default/ops\n"

@@ -9,14 +9,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol
 
-from ..errors import Conflict, InvalidInput, NotFound
+from ..errors import Conflict, InvalidInput, NotFound, PolicyRejected
 from . import events as ev
 from .ids import is_item_id, new_item_id
 from .item import (
     LINK_RELS, TIERS, MemoryItem, apply_patch, build_item, normalize_time, patch_to_wire,
     validate_create, validate_patch,
 )
+from .clock import add_hours
+from .encoding import content_hash
 from .palace import derive_location, validate_location
+from .policy import Policy, PolicyConfig, Verdict
 
 
 class StateView(Protocol):
@@ -26,17 +29,36 @@ class StateView(Protocol):
     def link_exists(self, src: str, dst: str, rel: str) -> bool: ...
 
 
+DEFAULT_POLICY = Policy(PolicyConfig())
+
+
 @dataclass(frozen=True)
 class Context:
     ts: str
     actor: str = "local"
     new_id: Callable[[], str] = new_item_id
+    policy: Policy = DEFAULT_POLICY
 
 
 @dataclass(frozen=True)
 class CreateItem:
+    """A new item. Every creation passes the policy: `trusted` (the owner's direct write)
+    skips only the soft blocks; others are quarantined when they lack why_store or a source."""
+
     fields: Mapping[str, Any]
     dedup: bool = True
+    trusted: bool = True
+    why_store: str = ""
+    op: str = "write"
+
+
+@dataclass(frozen=True)
+class ImportItem:
+    """An item from an export: its id and times are kept; an id already present is left
+    alone (status exists when the content matches, conflict when it does not)."""
+
+    fields: Mapping[str, Any]
+    trusted: bool = True
 
 
 @dataclass(frozen=True)
@@ -44,6 +66,7 @@ class UpdateItem:
     id: str
     patch: Mapping[str, Any]
     reason: str = "update"
+    op: str = "update"
 
 
 @dataclass(frozen=True)
@@ -132,8 +155,36 @@ def _reason(reason: Any) -> str:
     return reason.strip()
 
 
+def _refused(verdict: Verdict, fields: Mapping[str, Any], source: str, op: str) -> Decision:
+    """The audit of a refused write: hash, rules and reasons, never the content itself."""
+    title, content = fields.get("title"), fields.get("content")
+    digest = content_hash(title if isinstance(title, str) else "", content if isinstance(content, str) else "")
+    payload = {"content_hash": digest, "reasons": list(verdict.reasons), "rules": list(verdict.rule_ids),
+               "source": source[:500], "op": op}
+    return Decision([ev.NewEvent(ev.WRITE_REFUSED, payload)],
+                    {"status": "refused", "content_hash": digest, **verdict.to_dict()})
+
+
+def _governed(cmd: CreateItem, ctx: Context) -> tuple[dict[str, Any] | None, Decision | None]:
+    """Validate and govern creation fields: (fields, None) to go on, (None, refusal) to stop."""
+    raw = dict(cmd.fields)
+    verdict = ctx.policy.evaluate({**raw, "why_store": cmd.why_store}, trusted=cmd.trusted)
+    source = (raw.get("provenance") or {}).get("source_id", "") if isinstance(raw.get("provenance"), Mapping) else ""
+    if verdict.rejected:
+        return None, _refused(verdict, raw, source or ctx.actor, cmd.op)
+    fields = validate_create(raw)
+    if verdict.quarantined:
+        fields.update(tier="stm", validation="unverified",
+                      expires_at=add_hours(ctx.ts, verdict.quarantine_expiry_hours or 24))
+        fields["_quarantine"] = verdict.to_dict()
+    return fields, None
+
+
 def _create(cmd: CreateItem, view: StateView, ctx: Context) -> Decision:
-    fields = validate_create(cmd.fields)
+    fields, refusal = _governed(cmd, ctx)
+    if refusal is not None:
+        return refusal
+    quarantine = fields.pop("_quarantine", None)
     probe = build_item("MEM-pending", fields, ctx.ts)
     if cmd.dedup:
         dup = view.find_duplicate(probe.store, probe.content_hash)
@@ -152,14 +203,36 @@ def _create(cmd: CreateItem, view: StateView, ctx: Context) -> Decision:
         _existing(view, target, "links")
     created_at = normalize_time(cmd.fields, "created_at") or ctx.ts
     item = probe.evolve(id=item_id, created_at=created_at)
-    return Decision([ev.NewEvent(ev.ITEM_CREATED, {"item": item.to_dict()})],
-                    {"id": item_id, "status": "created"})
+    result: dict[str, Any] = {"id": item_id, "status": "created"}
+    if quarantine is not None:
+        result.update(status="quarantined", policy=quarantine, expires_at=item.expires_at)
+    return Decision([ev.NewEvent(ev.ITEM_CREATED, {"item": item.to_dict()})], result)
+
+
+def _import(cmd: ImportItem, view: StateView, ctx: Context) -> Decision:
+    item_id = cmd.fields.get("id")
+    if not is_item_id(item_id):
+        raise InvalidInput("id", f"an imported item needs an item id (MEM-…), got {item_id!r}")
+    existing = view.get_item(item_id)
+    if existing is not None:
+        title, content = cmd.fields.get("title", ""), cmd.fields.get("content", "")
+        same = isinstance(title, str) and isinstance(content, str) and \
+            existing.content_hash == content_hash(title.strip(), content)
+        return Decision([], {"id": item_id, "status": "exists" if same else "conflict"})
+    create = CreateItem(cmd.fields, dedup=False, trusted=cmd.trusted, op="import")
+    return _create(create, view, ctx)
 
 
 def _update(cmd: UpdateItem, view: StateView, ctx: Context) -> Decision:
     item = _live(view, cmd.id)
     patch = validate_patch(cmd.patch, item.type)
     after = apply_patch(item, patch, ctx.ts)
+    # The item as it would be is governed whole (an update is never a way around the policy);
+    # soft blocks are for new proposals, so they do not apply here.
+    # The patch as given is checked too: normalisation (lower-cased tags) must not hide a secret.
+    verdict = ctx.policy.evaluate({**after.to_dict(), **dict(cmd.patch)}, trusted=True)
+    if verdict.rejected:
+        return _refused(verdict, after.to_dict(), after.provenance.source_id or ctx.actor, cmd.op)
     if after.evolve(updated_at=item.updated_at) == item:
         return Decision([], {"id": item.id, "status": "unchanged"})
     payload = {"id": item.id, "patch": patch_to_wire(patch), "reason": _reason(cmd.reason)}
@@ -203,6 +276,9 @@ def _promote(cmd: PromoteItem, view: StateView, ctx: Context) -> Decision:
         raise InvalidInput("to", f"must be one of {', '.join(TIERS)}")
     if TIERS.index(cmd.to) <= TIERS.index(item.tier):
         raise Conflict(f"item {item.id} is already {item.tier}", id=item.id)
+    if cmd.to in ctx.policy.config.require_provenance_for and not item.provenance.source_id:
+        raise PolicyRejected(f"item {item.id} has no provenance source: it cannot be {cmd.to}",
+                             id=item.id, rules=["provenance.missing_for_tier"])
     payload = {"id": item.id, "from": item.tier, "to": cmd.to, "reason": _reason(cmd.reason)}
     return Decision([ev.NewEvent(ev.ITEM_PROMOTED, payload)],
                     {"id": item.id, "status": "promoted", "tier": cmd.to})
@@ -258,6 +334,7 @@ DECIDERS: dict[type, Callable[[Any, StateView, Context], Decision]] = {
     AssignPalace: _palace,
     RecordRefusal: _refusal,
     RecordEmbedding: _embedding,
+    ImportItem: _import,
 }
 
 

@@ -14,7 +14,7 @@ import apsw
 
 from ..domain import commands as c
 from ..domain.trust import Caller
-from ..errors import InvalidInput, NotFound, RagixError
+from ..errors import InvalidInput, NotFound, PolicyRejected, RagixError
 from ..store import log, queries
 from ..store.filters import Filters, filters_from_args
 from ..store.projection import Projections
@@ -39,6 +39,11 @@ def _first(results: list[Any]) -> dict[str, Any]:
     result = results[0]
     if isinstance(result, RagixError):
         raise result
+    if result.get("status") == "refused":
+        # The refusal itself is in the log (hash, rules, reasons); the caller gets an error.
+        raise PolicyRejected("refused by the write policy: " + "; ".join(result.get("reasons", [])),
+                             rules=result.get("rules", []), reasons=result.get("reasons", []),
+                             content_hash=result.get("content_hash", ""), seq=result.get("seq", 0))
     return result
 
 
@@ -58,7 +63,11 @@ def plan_write(args: dict[str, Any], caller: Caller) -> Plan:
     fields.setdefault("store", caller.default_store())
     if isinstance(fields["store"], str):
         caller.check_store(fields["store"].strip().lower())
-    return Plan([c.CreateItem(fields, dedup=args.get("dedup", True))], _first)
+    # The owner's direct write is trusted (soft blocks skipped); everyone else's is governed
+    # as a proposal. Hard blocks (secrets, injection, size, provenance) apply to all.
+    command = c.CreateItem(fields, dedup=args.get("dedup", True), trusted=caller.trust == "full",
+                           why_store=args.get("why_store", ""), op="write")
+    return Plan([command], _first)
 
 
 def plan_update(args: dict[str, Any], caller: Caller) -> Plan:

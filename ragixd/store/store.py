@@ -22,6 +22,7 @@ import apsw
 from ..domain import commands as cmds
 from ..domain.clock import now_ts
 from ..domain.events import Event
+from ..domain.policy import Policy
 from ..errors import RagixError, StoreError
 from . import log, migrations, queries
 from .db import open_connection
@@ -53,8 +54,9 @@ class GroupResult:
 
 class Store:
     def __init__(self, path: str | Path, *, synchronous: str = "FULL",
-                 enrichers: Sequence[Enricher] = ()) -> None:
+                 enrichers: Sequence[Enricher] = (), policy: Policy | None = None) -> None:
         self.path = Path(path)
+        self.policy = policy or cmds.DEFAULT_POLICY
         self.enrichers = list(enrichers)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.synchronous = synchronous
@@ -120,7 +122,7 @@ class Store:
 
     def _execute_one(self, conn: apsw.Connection, command: Any, actor: str, head: log.Head,
                      out: GroupResult, isolate: bool) -> log.Head:
-        ctx = cmds.Context(ts=now_ts(), actor=actor)
+        ctx = cmds.Context(ts=now_ts(), actor=actor, policy=self.policy)
         try:
             view = ConnectionView(conn)
             decision = cmds.decide(command, view, ctx)

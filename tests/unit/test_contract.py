@@ -5,7 +5,7 @@ from pathlib import Path
 
 from ragixd import contract
 from ragixd.domain.events import CURRENT_VERSIONS
-from ragixd.ops import handlers
+from ragixd.ops import registry as handlers
 from ragixd.ops.catalog import ADMIN, CATALOG
 
 ROOT = Path(__file__).resolve().parents[2]

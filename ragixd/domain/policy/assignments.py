@@ -82,6 +82,7 @@ _QUOTED = re.compile(r"""(["'`])([^\n]{0,400}?)\1""")
 _UNQUOTED = re.compile(r"""[^\s,;&'"`<>)\]}|]+""")
 _XML_BODY = re.compile(r"\s*([^<]{1,400})<")
 _REVERSED = re.compile(r"""(["'])([^"'\n]{1,200})\1\s*(?:!==|===|==|!=)\s*$""")
+_AFTER_SCHEME = re.compile(r"[ \t]+([^\s,;&'\"`<>)\]}]+)")
 _AUTH_SCHEMES = frozenset({"bearer", "basic", "token", "bot", "digest", "apikey", "key", "sso"})
 _CRED_VALUE_WORDS = frozenset({"password", "passwd", "pwd", "secret", "token", "apikey", "key"})
 
@@ -159,7 +160,7 @@ def _value_after(text: str, pos: int, op: str) -> tuple[str, bool] | None:
         return None
     value = m.group().rstrip(".:")
     if value.lower() in _AUTH_SCHEMES:
-        nxt = re.compile(r"[ \t]+([^\s,;&'\"`<>)\]}]+)").match(text, m.end())
+        nxt = _AFTER_SCHEME.match(text, m.end())
         return (nxt.group(1), False) if nxt else None
     return value, False
 
@@ -167,12 +168,13 @@ def _value_after(text: str, pos: int, op: str) -> tuple[str, bool] | None:
 def judge(kind: str, value: str, quoted: bool, literal_context: bool = False) -> bool:
     """Is this assigned literal a live credential?"""
     value = value[:256]
-    if not value or is_placeholder(value) or "://" in value or _CODE_LITERAL.search(value):
-        return False
-    if not quoted and is_code_reference(value):
+    # Refusals first, cheapest first (they are independent: the order changes nothing else).
+    if not value or "://" in value or _CODE_LITERAL.search(value):
         return False
     if any(s in _CRED_VALUE_WORDS for s in _segments(value)):
         return False  # `falkor_password`, `registry-password`: names, not values
+    if (not quoted and is_code_reference(value)) or is_placeholder(value):
+        return False
     pieces = [p.strip("{}[]()<>\"',;") for p in value.split()[:12]] or [value]
     # The credential name already says "secret": a generated-looking literal is enough.
     if any(looks_random(p, relaxed=True) for p in pieces):
@@ -232,7 +234,7 @@ def _keyword_spans(text: str) -> list[tuple[int, int]]:
     return sorted(spans)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=8)  # the password and the credential rules read the same text in a row
 def find_assignments(text: str) -> tuple[Assignment, ...]:
     """Every credential assignment in `text` whose literal looks like a live credential."""
     out: list[Assignment] = []

@@ -63,16 +63,23 @@ class Views:
 
 
 class _Gate:
-    """One gate text's literals, with the rules each one unlocks."""
+    """One gate text's literals, with the rules each one unlocks (anchors unlock none: they
+    are looked for so that a rule's windows only search for the anchors that occur)."""
 
     def __init__(self, unlocks: dict[str, list[int]]) -> None:
         self.unlocks = {lit: tuple(sorted(set(ids))) for lit, ids in unlocks.items()}
         self.scanner = LiteralScanner(unlocks)
 
-    def collect(self, text: str, chosen: set[int]) -> None:
+    def collect(self, text: str, chosen: set[int]) -> set[str]:
         unlocks = self.unlocks
-        for lit in self.scanner.present(text):
+        present = self.scanner.present(text)
+        for lit in present:
             chosen.update(unlocks[lit])
+        return present
+
+
+_CHECK, _PATTERN, _ANCHORED = 0, 1, 2
+_NOTHING: frozenset[str] = frozenset()
 
 
 class RuleIndex:
@@ -81,83 +88,112 @@ class RuleIndex:
     def __init__(self, rules: Iterable[Rule]) -> None:
         self.rules = tuple(rules)
         always: dict[str, list[int]] = {}
-        by_view: dict[str, dict[str, list[int]]] = {}
+        unlocks: dict[str, dict[str, list[int]]] = {}  # per gate text: literal -> rules
         for i, rule in enumerate(self.rules):
+            gate = "lower" if rule.reads == "text" else rule.reads
+            lits = unlocks.setdefault(gate, {})
             keys = rule.needles or rule.anchors
             if not keys:
                 always.setdefault(rule.reads, []).append(i)
-                continue
             for literal in keys:
-                by_view.setdefault(rule.reads, {}).setdefault(literal, []).append(i)
+                lits.setdefault(literal, []).append(i)
+            for anchor in rule.anchors:
+                lits.setdefault(anchor, [])
         self.always = {view: tuple(ids) for view, ids in always.items()}
-        # Per gate text ("lower", "prose", "long"), every literal once, with the rules it unlocks.
-        unlocks: dict[str, dict[str, list[int]]] = {}
-        for view, by_literal in by_view.items():
-            gate = "lower" if view == "text" else view
-            for literal, indexes in by_literal.items():
-                unlocks.setdefault(gate, {}).setdefault(literal, []).extend(indexes)
-        self.gates = {gate: _Gate(lits) for gate, lits in unlocks.items()}
+        self.gates = {gate: _Gate(lits) for gate, lits in unlocks.items() if lits}
         # ASCII text has prose == lower: one scan over both literal sets serves the pair.
         both: dict[str, list[int]] = {}
         for gate in ("lower", "prose"):
             for literal, indexes in unlocks.get(gate, {}).items():
                 both.setdefault(literal, []).extend(indexes)
         self.both = _Gate(both) if both else None
-        self.meta = tuple((rule, rule.reads, "lower" if rule.reads == "text" else rule.reads)
-                          for rule in self.rules)
+        self.meta = tuple(
+            (rule, rule.reads, "lower" if rule.reads == "text" else rule.reads,
+             _CHECK if rule.check is not None else _ANCHORED if rule.anchors else _PATTERN)
+            for rule in self.rules)
 
-    def candidates(self, views: Views) -> list[int]:
-        """Indexes of the rules worth running on these views, in rule order."""
+    def candidates(self, views: Views) -> tuple[list[int], dict[str, set[str]]]:
+        """Indexes of the rules worth running on these views, in rule order, and per gate
+        text the literals found in it."""
         chosen: set[int] = set()
         for view, indexes in self.always.items():
             if view != "long" or views.long:
                 chosen.update(indexes)
+        present: dict[str, set[str]] = {}
         if views.prose is views.lower:
-            if self.both is not None:
-                self.both.collect(views.lower, chosen)
+            if self.both is not None and views.lower:
+                present["lower"] = present["prose"] = self.both.collect(views.lower, chosen)
             long_gate = self.gates.get("long")
             if views.long_lower and long_gate is not None:
-                long_gate.collect(views.long_lower, chosen)
-            return sorted(chosen)
+                present["long"] = long_gate.collect(views.long_lower, chosen)
+            return sorted(chosen), present
         for gate_name, gate in self.gates.items():
             text = views.gate(gate_name)
             if text:
-                gate.collect(text, chosen)
-        return sorted(chosen)
+                present[gate_name] = gate.collect(text, chosen)
+        return sorted(chosen), present
 
-    def fired(self, views: Views, skip: set[str], first_only: bool = False) -> list[Rule]:
+    def fired(self, views: Views, skip: set[str] | frozenset[str] = _NOTHING,
+              first_only: bool = False) -> list[Rule]:
         """Rules that match; with `first_only`, stop at the first hard match (the decision)."""
         out: list[Rule] = []
-        for i in self.candidates(views):
-            rule, reads, gate = self.meta[i]
-            if rule.id in skip:
+        indexes, present = self.candidates(views)
+        meta = self.meta
+        for i in indexes:
+            rule, reads, gate, how = meta[i]
+            if skip and rule.id in skip:
                 continue
-            if _run(rule, views.read(reads), views.gate(gate)):
+            if how == _CHECK:
+                hit = rule.check(views.read(reads))  # type: ignore[misc]
+            elif how == _PATTERN:
+                hit = rule.matches(views.read(reads))
+            else:
+                text = views.read(reads)
+                hit = any(rule.matches(text, a, b)
+                          for a, b in _windows(rule, views.gate(gate), present.get(gate, _NOTHING)))
+            if hit:
                 out.append(rule)
                 if first_only and rule.severity == "hard":
                     break
         return out
 
 
-def _run(rule: Rule, text: str, gate: str) -> bool:
-    if rule.check is not None:
-        return rule.check(text)
-    if not rule.anchors:
-        return rule.matches(text)
-    return any(rule.matches(text, a, b) for a, b in rule.windows(gate))
+def _windows(rule: Rule, lowered: str, present: set[str] | frozenset[str]) -> list[tuple[int, int]]:
+    """Rule.windows(lowered), looking only for the anchors known to occur in `lowered`."""
+    back, ahead = rule.window
+    spans: list[tuple[int, int]] = []
+    for anchor in rule.anchors:
+        if anchor not in present:
+            continue
+        at = lowered.find(anchor)
+        while at != -1:
+            spans.append((max(0, at - back), at + len(anchor) + ahead))
+            at = lowered.find(anchor, at + 1)
+    if len(spans) < 2:
+        return spans
+    spans.sort()
+    merged = [spans[0]]
+    for a, b in spans[1:]:
+        if a <= merged[-1][1]:
+            if b > merged[-1][1]:
+                merged[-1] = (merged[-1][0], b)
+        else:
+            merged.append((a, b))
+    return merged
 
 
 def scan(index: RuleIndex, text: str, first_only: bool = False) -> list[tuple[Rule, bool]]:
     """(rule, found only after decoding) for every rule that fires on `text` or its decodings."""
     normalized = normalize(text)
-    views = Views.of(normalized)
-    found = [(rule, False) for rule in index.fired(views, set(), first_only)]
-    if first_only and any(rule.severity == "hard" for rule, _ in found):
+    views = Views(normalized)
+    fired = index.fired(views, _NOTHING, first_only)
+    found = [(rule, False) for rule in fired]
+    if first_only and fired and fired[-1].severity == "hard":
         return found  # decided: no need to look inside encodings
-    seen = {rule.id for rule, _ in found}
+    seen = {rule.id for rule in fired}
     encoded = views.long + ("\n" + normalized if "%" in normalized or "&" in normalized else "")
     for decoded in decoded_views(encoded) if encoded else ():
-        for rule in index.fired(Views.of(normalize(decoded)), seen, first_only):
+        for rule in index.fired(Views(normalize(decoded)), seen, first_only):
             found.append((rule, True))
             seen.add(rule.id)
         if first_only and any(rule.severity == "hard" for rule, _ in found):

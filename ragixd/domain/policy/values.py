@@ -23,6 +23,7 @@ _PLACEHOLDER_WORDS = (
     "mypassword", "my_password", "my-password", "my_api", "my-api", "myapikey", "process.env",
     "os.environ", "getenv",
 )
+_PLACEHOLDER_WORD = re.compile("|".join(re.escape(w) for w in _PLACEHOLDER_WORDS))
 _SHORT_PLACEHOLDER_WORDS = ("your", "here", "goes", "fake", "todo", "tbd", "test key", "mock")
 _SEGMENTS = re.compile(r"[A-Za-z0-9]+")
 _INTERLEAVED_DIGITS = re.compile(r"(?<=[A-Za-z])\d+(?=[A-Za-z])")
@@ -41,7 +42,8 @@ _TEMPLATE = re.compile(
         |<[^<>]*>|\[[^\[\]]*\]|\(\s*\)|:[A-Za-z_]\w*|@[A-Za-z_][\w.]*@?)$""",
     re.X,
 )
-_MASK_RUN = re.compile(r"(?i)x{4,}|\*{3,}|\u2022{3,}|#{4,}|\.{3,}")
+# Case-insensitive only for the x's, spelled out so that the regex can skip to a candidate.
+_MASK_RUN = re.compile(r"[xX]{4,}|\*{3,}|\u2022{3,}|#{4,}|\.{3,}")
 _WORD_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _DOTTED_PATH = re.compile(r"^[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)+(?:\(\))?$")
 _CODE_HINT = re.compile(r"[()\[\]{}]|^\$|^%|^&|^@|\benv\b|getenv|environ|secrets?\.|vault\.")
@@ -102,8 +104,11 @@ def _alnum(value: str) -> str:
     return value if value.isascii() and value.isalnum() else _NON_ALNUM.sub("", value)
 
 
+_ASCENDING_RUN = re.compile("|".join(_ASCENDING))
+
+
 def _ascending_run(value: str) -> bool:
-    return any(seq in value for seq in _ASCENDING)
+    return _ASCENDING_RUN.search(value) is not None
 
 
 def _repeated_unit(value: str) -> bool:
@@ -167,6 +172,7 @@ def is_compound_name(value: str) -> bool:
     return len(words) >= 2
 
 
+@lru_cache(maxsize=8)  # judge() then looks_random() ask about the same value in a row
 def is_placeholder(value: str, strict: bool = True) -> bool:
     """True for documentation stand-ins: templates, masks, dummy words, degenerate strings.
 
@@ -182,7 +188,7 @@ def is_placeholder(value: str, strict: bool = True) -> bool:
     mask = _MASK_RUN.search(v)
     if mask and (strict or len(mask.group()) >= 6):
         return True
-    if any(w in low for w in _PLACEHOLDER_WORDS) or low.endswith("...") or low.startswith("..."):
+    if _PLACEHOLDER_WORD.search(low) or low.endswith("...") or low.startswith("..."):
         return True
     for segment in _SEGMENTS.findall(v):
         if segment.isalpha() and (segment.isupper() or segment.islower() or is_wordlike(segment)):
@@ -231,17 +237,17 @@ def looks_random(value: str, min_len: int = 8, relaxed: bool = False) -> bool:
     if len(v) < min_len:
         return False
     lower, upper, digit, symbol = char_classes(v)
-    entropy = shannon(v)
     alnum_classes = lower + upper + digit
     if alnum_classes == 1:
-        if digit or len(v) < (12 if relaxed else 20) or entropy < (3.3 if relaxed else 3.8):
+        if digit or len(v) < (12 if relaxed else 20) or shannon(v) < (3.3 if relaxed else 3.8):
             return False  # bare numbers (ids, amounts), short one-case words
         if vowel_share(v) >= 0.28:
             return False
     elif relaxed:
-        if entropy < 2.6 or len(set(v)) < 6:
+        if len(set(v)) < 6 or shannon(v) < 2.6:
             return False
     else:
+        entropy = shannon(v)
         # Hex carries at most 4 bits a character, base62 about 6: judge each by its alphabet.
         hexish = is_hex(_NON_ALNUM.sub("", v))
         needed = (2.7, 3.0, 3.2) if hexish else (2.7, 3.2, 3.5)

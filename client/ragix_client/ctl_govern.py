@@ -1,0 +1,102 @@
+"""ragixctl propose, parse, export, import and policy check."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from ragixd.errors import InvalidInput
+
+from .client import Client
+
+BATCH = 500
+
+
+def _read(path: str | None) -> str:
+    if path in (None, "-"):
+        return sys.stdin.read()
+    try:
+        return Path(path).expanduser().read_text(encoding="utf-8", errors="replace")
+    except OSError as e:
+        raise InvalidInput("file", f"cannot read {path}: {e.strerror}") from None
+
+
+def outcome_lines(result: dict[str, Any]) -> str:
+    rows = [f"accepted {result['accepted']}, quarantined {result['quarantined']}, duplicate "
+            f"{result['duplicate']}, refused {result['refused']}, invalid {result['invalid']}"]
+    for item in result["items"]:
+        detail = item.get("id") or item.get("error") or ""
+        if item.get("reasons"):
+            detail += " (" + "; ".join(item["reasons"]) + ")"
+        rows.append(f"  #{item.get('index', '?')}: {item['status']:<11} {detail}")
+    return "\n".join(rows)
+
+
+def propose(c: Client, ns) -> tuple[Any, str]:
+    try:
+        data = json.loads(_read(ns.file))
+    except json.JSONDecodeError as e:
+        raise InvalidInput("file", f"not JSON: {e}") from None
+    items = data.get("items") if isinstance(data, dict) else data
+    if not isinstance(items, list):
+        raise InvalidInput("file", "expected a JSON list of proposals or {\"items\": [...]}")
+    r = c.propose(items=items)
+    return r, outcome_lines(r)
+
+
+def parse(c: Client, ns) -> tuple[Any, str]:
+    r = c.proposals_parse(text=_read(ns.file))
+    if not ns.json:
+        print(outcome_lines(r), file=sys.stderr)
+        for err in r["errors"]:
+            print(f"  proposal error: {err.get('error')}", file=sys.stderr)
+    return r, r["text"]
+
+
+def export(c: Client, ns) -> tuple[Any, str]:
+    out = open(ns.output, "w", encoding="utf-8") if ns.output and ns.output != "-" else sys.stdout
+    count, after = 0, 0
+    try:
+        while True:
+            page = c.export(tier=ns.tier, after=after, limit=BATCH, include_archived=ns.include_archived)
+            for line in page["lines"]:
+                out.write(json.dumps(line, ensure_ascii=False, sort_keys=True) + "\n")
+                count += 1
+            if page["next"] is None:
+                break
+            after = page["next"]
+    finally:
+        if out is not sys.stdout:
+            out.close()
+    result = {"exported": count, "tier": ns.tier, "output": ns.output or "-"}
+    return result, (f"exported {count} items at {ns.tier} to {ns.output}" if out is not sys.stdout else "")
+
+
+def import_(c: Client, ns) -> tuple[Any, str]:
+    lines = []
+    for n, raw in enumerate(_read(ns.file).splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            lines.append(json.loads(raw))
+        except json.JSONDecodeError as e:
+            raise InvalidInput("file", f"line {n} is not JSON: {e}") from None
+    totals: dict[str, int] = {}
+    details = []
+    for start in range(0, len(lines), BATCH):
+        r = c.call("import", {"lines": lines[start:start + BATCH]})
+        for key in ("created", "exists", "conflict", "refused", "quarantined", "invalid"):
+            totals[key] = totals.get(key, 0) + r[key]
+        details.extend({**d, "line": d["line"] + start} for d in r["lines"] if d["status"] not in ("created", "exists"))
+    text = ", ".join(f"{k} {v}" for k, v in totals.items())
+    text += "".join(f"\n  line {d['line'] + 1}: {d['status']} {d.get('error', '')}" for d in details[:50])
+    return {**totals, "problems": details}, text
+
+
+def policy_check(c: Client, ns) -> tuple[Any, str]:
+    text = ns.text if ns.text is not None else _read(ns.file)
+    r = c.policy_check(text=text)
+    lines = [f"verdict: {r['decision']}"] + [f"  {rule}: {reason}" for rule, reason in zip(r["rules"], r["reasons"])]
+    return r, "\n".join(lines)

@@ -1,0 +1,91 @@
+"""Export and import as JSONL, with secrecy tiers (seed 002): S3 keeps everything, S2 redacts
+hostnames, IP addresses, hashes and ports, S0 also paths, file names, e-mail addresses and
+entity labels — in every field. Import goes through the policy, keeps ids and provenance, and
+is idempotent (an id already present is left alone)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..domain import commands as c
+from ..domain.item import MemoryItem
+from ..domain.redact import redact_item
+from ..domain.trust import Caller
+from ..errors import RagixError
+from ..store.filters import Filters
+from ..store.projectors.items import SELECT_COLUMNS, row_to_item
+from .handlers import Plan, QueryContext
+
+FORMAT = "ragix-export/1"
+# What an import takes from a line; counters and updated_at are the importing store's own.
+IMPORTED = ("id", "title", "content", "tier", "type", "tags", "entities", "provenance", "confidence",
+            "validation", "scope", "store", "expires_at", "rule_id", "corpus_id", "created_at")
+
+
+def query_export(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
+    tier = args.get("tier", "S3")
+    limit = args.get("limit", 500)
+    f = Filters(include_archived=args.get("include_archived", False), visible_stores=q.caller.stores)
+    where, params = f.where()
+    rows = q.conn.execute(
+        f"SELECT {', '.join('i.' + col for col in SELECT_COLUMNS.split(', '))} FROM memory_items i "
+        f"WHERE i.rid > ? AND {where} ORDER BY i.rid LIMIT ?", [args.get("after", 0), *params, limit]).fetchall()
+    lines = []
+    last = None
+    for row in rows:
+        rid, item = row_to_item(row)
+        lines.append({"format": FORMAT, "secrecy": tier, "item": redact_item(item.to_dict(), tier)})
+        last = rid
+    return {"lines": lines, "next": last if len(rows) == limit else None, "tier": tier}
+
+
+def _fields(item: dict[str, Any]) -> dict[str, Any]:
+    return {k: item[k] for k in IMPORTED if item.get(k) is not None}
+
+
+def plan_import(args: dict[str, Any], caller: Caller) -> Plan:
+    commands: list[Any] = []
+    kinds: list[tuple[int, str]] = []
+    later: list[tuple[int, Any]] = []
+    for n, line in enumerate(args["lines"]):
+        item = line.get("item") if isinstance(line, dict) else None
+        if not isinstance(item, dict):
+            kinds.append((n, "invalid"))
+            continue
+        fields = _fields(item)
+        fields.setdefault("store", caller.default_store())
+        commands.append(c.ImportItem(fields, trusted=caller.trust == "full"))
+        kinds.append((n, "item"))
+        for link in item.get("links") or []:
+            if isinstance(link, dict):
+                later.append((n, c.CreateLink(item.get("id", ""), link.get("to", ""), link.get("rel", "related"))))
+        if item.get("superseded_by"):
+            later.append((n, c.SupersedeItem(item.get("id", ""), item["superseded_by"], "import")))
+        elif item.get("archived"):
+            later.append((n, c.ArchiveItem(item.get("id", ""), "import")))
+    commands.extend(cmd for _, cmd in later)
+
+    def finish(results: list[Any]) -> dict[str, Any]:
+        out = []
+        at = 0
+        for n, kind in kinds:
+            if kind == "invalid":
+                out.append({"line": n, "status": "invalid", "error": "a line needs an 'item' object"})
+                continue
+            result = results[at]
+            at += 1
+            if isinstance(result, RagixError):
+                out.append({"line": n, "status": "invalid", "error": result.message, "code": result.code})
+            else:
+                out.append({"line": n, **{k: v for k, v in result.items() if k != "seq"}})
+        seq = max((r.get("seq", 0) for r in results if isinstance(r, dict)), default=0)
+        counts = {k: sum(1 for o in out if o["status"] == k)
+                  for k in ("created", "exists", "conflict", "refused", "quarantined", "invalid")}
+        return {"lines": out, "seq": seq, **counts}
+    return Plan(commands, finish)
+
+
+def round_trip_view(item: MemoryItem | dict[str, Any]) -> dict[str, Any]:
+    """The fields an S3 export then import keeps exactly (for tests and the README)."""
+    data = item.to_dict() if isinstance(item, MemoryItem) else item
+    return {k: data[k] for k in (*IMPORTED, "links", "archived", "superseded_by", "content_hash")}

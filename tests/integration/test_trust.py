@@ -1,0 +1,115 @@
+"""Trust-gated stores over TCP with CURVE: each client key has a trust level, and every op
+sees only the stores that level may see; writes elsewhere are refused; no existence oracle."""
+
+import socket
+
+import pytest
+import zmq
+
+from ragix_client import Client
+from ragixd.curve import make_keys
+from ragixd.errors import Forbidden, NotFound, RagixError, Timeout
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def gated(tmp_path_factory):
+    from support.daemon import Daemon
+    home = tmp_path_factory.mktemp("trust") / "home"
+    home.mkdir()
+    public_file, secret_file = make_keys(home / "keys", "server")
+    server_public = zmq.auth.load_certificate(str(public_file))[0]
+    keys = {level: zmq.curve_keypair() for level in ("inner", "familiar", "public", "stranger")}
+    port = free_port()
+    trust = "\n".join(f'"{keys[level][0].decode()}" = "{level}"' for level in ("inner", "familiar", "public"))
+    config = home / "ragixd.toml"
+    config.write_text(f'tcp_endpoint = "tcp://127.0.0.1:{port}"\n'
+                      f'curve_secret_key_file = "{secret_file}"\n\n[trust]\n{trust}\n')
+    daemon = Daemon(home, extra_env={"RAGIX_CONFIG": str(config)}).start()
+    owner = daemon.client()
+    ids = {store: owner.write(title=f"{store} note", content=f"the {store} plan for kafka",
+                              store=store, entities=[f"{store}-person"])["id"]
+           for store in ("private", "shared", "social")}
+
+    def client(level: str, timeout: float = 10.0) -> Client:
+        public, secret = keys[level]
+        return Client(f"tcp://127.0.0.1:{port}", timeout=timeout, server_public_key=server_public,
+                      public_key=public, secret_key=secret)
+    yield daemon, owner, ids, client
+    owner.close()
+    daemon.stop()
+
+
+VISIBLE = {"inner": {"shared", "social"}, "familiar": {"social"}, "public": set()}
+
+
+@pytest.mark.parametrize("level", ["inner", "familiar", "public"])
+def test_reads_see_only_their_stores(gated, level):
+    _daemon, _owner, ids, client = gated
+    c = client(level)
+    seen = VISIBLE[level]
+    found = {i["item"]["store"] for i in c.search("kafka plan", mode="fts")["items"]}
+    assert found == seen
+    assert {i["store"] for i in c.read(*ids.values())["items"]} == seen
+    assert {e["store"] for e in c.entities()["entities"]} == seen
+    assert {line["item"]["store"] for line in c.export()["lines"]} == seen
+    for store, item_id in ids.items():
+        if store in seen:
+            assert c.history(item_id)["revisions"]
+            assert c.timeline(item_id)["items"]
+        else:
+            with pytest.raises(NotFound):
+                c.history(item_id)
+            with pytest.raises(NotFound):
+                c.timeline(item_id)
+            with pytest.raises(NotFound):
+                c.update(item_id, patch={"content": "overwritten"})
+    assert c.stats()["items"] == len(seen)
+    c.close()
+
+
+def test_writes_to_other_stores_are_refused(gated):
+    _daemon, owner, _ids, client = gated
+    inner = client("inner")
+    with pytest.raises(Forbidden):
+        inner.write(title="sneaky", content="into private", store="private")
+    assert inner.write(title="inner default", content="goes to shared")["id"]
+    public = client("public")
+    with pytest.raises(Forbidden):
+        public.write(title="anything", content="public may not write")
+    inner.close()
+    public.close()
+
+
+def test_a_duplicate_of_an_invisible_item_reveals_nothing(gated):
+    _daemon, owner, ids, client = gated
+    familiar = client("familiar")
+    r = familiar.write(title="private note", content="the private plan for kafka")  # same as the private item
+    assert r["status"] in ("created", "quarantined") and r["id"] != ids["private"]
+    assert owner.read(ids["private"])["items"][0]["mention_count"] == 1
+    familiar.close()
+
+
+def test_admin_ops_and_the_event_stream_are_for_the_owner(gated):
+    _daemon, _owner, _ids, client = gated
+    inner = client("inner")
+    for op in ("verify", "rebuild", "status"):
+        with pytest.raises(Forbidden):
+            inner.call(op)
+    with pytest.raises(NotFound):
+        inner.tail(after=0)
+    inner.close()
+
+
+def test_an_unknown_key_is_not_admitted(gated):
+    _daemon, owner, _ids, client = gated
+    stranger = client("stranger", timeout=1.5)
+    with pytest.raises(Timeout):
+        stranger.call("search", {"query": "kafka"})
+    stranger.close()
+    assert owner.status()["head_seq"] > 0
