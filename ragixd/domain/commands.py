@@ -168,11 +168,12 @@ def _refused(verdict: Verdict, fields: Mapping[str, Any], source: str, op: str) 
 def _governed(cmd: CreateItem, ctx: Context) -> tuple[dict[str, Any] | None, Decision | None]:
     """Validate and govern creation fields: (fields, None) to go on, (None, refusal) to stop."""
     raw = dict(cmd.fields)
+    fields = validate_create(raw)  # shape and size first: a malformed write is an error, not an audit
+    # The policy reads the fields as given: normalisation (lower-cased tags) must not hide a secret.
     verdict = ctx.policy.evaluate({**raw, "why_store": cmd.why_store}, trusted=cmd.trusted)
-    source = (raw.get("provenance") or {}).get("source_id", "") if isinstance(raw.get("provenance"), Mapping) else ""
+    source = fields["provenance"].source_id if "provenance" in fields else ""
     if verdict.rejected:
         return None, _refused(verdict, raw, source or ctx.actor, cmd.op)
-    fields = validate_create(raw)
     if verdict.quarantined:
         fields.update(tier="stm", validation="unverified",
                       expires_at=add_hours(ctx.ts, verdict.quarantine_expiry_hours or 24))

@@ -12,6 +12,7 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
+from .literals import LiteralScanner
 from .values import is_code_reference, is_placeholder, looks_like_password, looks_random
 
 PASSWORD = "password"
@@ -23,6 +24,7 @@ PASSWORD_KEYWORDS = ("pass", "pwd", "mdp", "mot de passe", "motdepasse", "contra
 TOKEN_KEYWORDS = ("secret", "token", "key", "auth", "cred", "bearer", "session", "cookie", "signature",
                   "jeton", "clave")
 _KEYWORDS = PASSWORD_KEYWORDS + TOKEN_KEYWORDS
+_KEYWORD_SCANNER = LiteralScanner(_KEYWORDS)
 _SEGMENT_SPLIT = re.compile(r"[_\-.$\s]+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 _PASSWORD_WORDS = frozenset({
@@ -226,7 +228,10 @@ def _keyword_spans(text: str) -> list[tuple[int, int]]:
     if len(lower) != len(text):  # rare case-mapping that changes length: map nothing
         return []
     spans = []
+    present = _KEYWORD_SCANNER.present(lower)
     for kw in _KEYWORDS:
+        if kw not in present:
+            continue
         at = lower.find(kw)
         while at != -1:
             spans.append((at, at + len(kw)))

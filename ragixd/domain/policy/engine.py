@@ -104,7 +104,12 @@ class Verdict:
         return {"decision": self.decision, "rules": list(self.rule_ids), "reasons": list(self.reasons)}
 
 
+_ACCEPTED = Verdict(ACCEPT)  # immutable: one instance serves every clean text
+
+
 def _decide(hits: list[RuleHit], expiry_hours: int) -> Verdict:
+    if not hits:
+        return _ACCEPTED
     if any(h.severity == HARD for h in hits):
         return Verdict(REJECT, tuple(hits))
     if hits:
@@ -164,7 +169,8 @@ class Policy:
 
     def _scan(self, text: str, fieldname: str, hits: dict[str, RuleHit]) -> None:
         for rule, decoded in scan(self._index, text, not self.config.exhaustive):
-            hits.setdefault(rule.id, self._hit(rule, fieldname, decoded))
+            if rule.id not in hits:
+                hits[rule.id] = self._hit(rule, fieldname, decoded)
 
     @staticmethod
     def _hit(rule: Rule, fieldname: str, decoded: bool) -> RuleHit:
@@ -175,8 +181,13 @@ class Policy:
 
     def check_text(self, text: str, field: str = "content") -> Verdict:
         """Only the content rules (secrets, injection, extra rules) on one text."""
+        found = scan(self._index, text, not self.config.exhaustive)
+        if not found:
+            return _ACCEPTED
         hits: dict[str, RuleHit] = {}
-        self._scan(text, field, hits)
+        for rule, decoded in found:
+            if rule.id not in hits:
+                hits[rule.id] = self._hit(rule, field, decoded)
         return _decide(list(hits.values()), self.config.quarantine_expiry_hours)
 
     # -- whole proposals -----------------------------------------------------------------

@@ -30,9 +30,10 @@ _CHAR_FREQ = {
 }
 _DIGIT_FREQ = 0.4
 _OTHER_FREQ = 0.05
-# Characters at least this common are not worth stopping at: a literal made only of them is
-# tested with `in` instead (`session`, `in error`).
-_MAX_ANCHOR_FREQ = 2.5
+# Rough costs, per character of text: stopping at an anchor character that makes up 1% of the
+# text (the engine tries the literals there), and one `in` test for a literal.
+_STOP_COST = 1.9
+_IN_COST = 2.0
 
 
 def char_frequency(char: str) -> float:
@@ -41,9 +42,29 @@ def char_frequency(char: str) -> float:
     return _DIGIT_FREQ if char.isdigit() else _OTHER_FREQ
 
 
-def _anchor(literal: str) -> int:
-    """Index of the literal's rarest character (the first of equally rare ones)."""
-    return min(range(len(literal)), key=lambda i: (char_frequency(literal[i]), i))
+def _anchor_chars(literals: list[str]) -> set[str]:
+    """The characters worth stopping at (a greedy set cover): repeatedly the one that costs
+    least per literal it covers, while it costs less than testing those literals with `in`.
+    Literals without one of them are tested with `in`."""
+    chosen: set[str] = set()
+    left = [lit for lit in literals if len(lit) > 1]
+    while left:
+        covers: dict[str, int] = {}
+        for lit in left:
+            for char in set(lit):
+                covers[char] = covers.get(char, 0) + 1
+        best = min(covers, key=lambda c: (_STOP_COST * char_frequency(c) / covers[c], c))
+        if _STOP_COST * char_frequency(best) >= _IN_COST * covers[best]:
+            break
+        chosen.add(best)
+        left = [lit for lit in left if best not in lit]
+    return chosen
+
+
+def _anchor(literal: str, anchors: set[str]) -> int:
+    """Index of the literal's rarest anchor character (the first of equally rare ones)."""
+    return min((i for i in range(len(literal)) if literal[i] in anchors),
+               key=lambda i: (char_frequency(literal[i]), i))
 
 
 def _same_spot(a: str, ka: int, b: str, kb: int) -> bool:
@@ -62,12 +83,12 @@ class LiteralScanner:
     def __init__(self, literals: Iterable[str]) -> None:
         lits = sorted(set(literals))
         self.literals = tuple(lits)
-        plain = [lit for lit in lits if len(lit) == 1 or char_frequency(lit[_anchor(lit)]) >= _MAX_ANCHOR_FREQ]
-        self.plain = tuple(plain)
-        anchored = [lit for lit in lits if lit not in set(plain)]
+        anchors = _anchor_chars(lits)
+        self.plain = tuple(lit for lit in lits if len(lit) == 1 or not anchors.intersection(lit))
+        anchored = [lit for lit in lits if lit not in set(self.plain)]
         groups: dict[str, list[tuple[str, int]]] = {}
         for lit in anchored:
-            k = _anchor(lit)
+            k = _anchor(lit, anchors)
             groups.setdefault(lit[k], []).append((lit, k))
         # Literals found when `lit` is found, and literals that may hide on its anchor position.
         self.implied = {lit: tuple(o for o in lits if o != lit and o in lit) for lit in lits}

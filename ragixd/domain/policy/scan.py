@@ -63,19 +63,16 @@ class Views:
 
 
 class _Gate:
-    """One gate text's literals, with the rules each one unlocks (anchors unlock none: they
-    are looked for so that a rule's windows only search for the anchors that occur)."""
+    """One gate text's literals, with the rules each one unlocks."""
 
     def __init__(self, unlocks: dict[str, list[int]]) -> None:
         self.unlocks = {lit: tuple(sorted(set(ids))) for lit, ids in unlocks.items()}
         self.scanner = LiteralScanner(unlocks)
 
-    def collect(self, text: str, chosen: set[int]) -> set[str]:
+    def collect(self, text: str, chosen: set[int]) -> None:
         unlocks = self.unlocks
-        present = self.scanner.present(text)
-        for lit in present:
+        for lit in self.scanner.present(text):
             chosen.update(unlocks[lit])
-        return present
 
 
 _CHECK, _PATTERN, _ANCHORED = 0, 1, 2
@@ -97,8 +94,6 @@ class RuleIndex:
                 always.setdefault(rule.reads, []).append(i)
             for literal in keys:
                 lits.setdefault(literal, []).append(i)
-            for anchor in rule.anchors:
-                lits.setdefault(anchor, [])
         self.always = {view: tuple(ids) for view, ids in always.items()}
         self.gates = {gate: _Gate(lits) for gate, lits in unlocks.items() if lits}
         # ASCII text has prose == lower: one scan over both literal sets serves the pair.
@@ -112,34 +107,31 @@ class RuleIndex:
              _CHECK if rule.check is not None else _ANCHORED if rule.anchors else _PATTERN)
             for rule in self.rules)
 
-    def candidates(self, views: Views) -> tuple[list[int], dict[str, set[str]]]:
-        """Indexes of the rules worth running on these views, in rule order, and per gate
-        text the literals found in it."""
+    def candidates(self, views: Views) -> list[int]:
+        """Indexes of the rules worth running on these views, in rule order."""
         chosen: set[int] = set()
         for view, indexes in self.always.items():
             if view != "long" or views.long:
                 chosen.update(indexes)
-        present: dict[str, set[str]] = {}
         if views.prose is views.lower:
             if self.both is not None and views.lower:
-                present["lower"] = present["prose"] = self.both.collect(views.lower, chosen)
+                self.both.collect(views.lower, chosen)
             long_gate = self.gates.get("long")
             if views.long_lower and long_gate is not None:
-                present["long"] = long_gate.collect(views.long_lower, chosen)
-            return sorted(chosen), present
+                long_gate.collect(views.long_lower, chosen)
+            return sorted(chosen)
         for gate_name, gate in self.gates.items():
             text = views.gate(gate_name)
             if text:
-                present[gate_name] = gate.collect(text, chosen)
-        return sorted(chosen), present
+                gate.collect(text, chosen)
+        return sorted(chosen)
 
     def fired(self, views: Views, skip: set[str] | frozenset[str] = _NOTHING,
               first_only: bool = False) -> list[Rule]:
         """Rules that match; with `first_only`, stop at the first hard match (the decision)."""
         out: list[Rule] = []
-        indexes, present = self.candidates(views)
         meta = self.meta
-        for i in indexes:
+        for i in self.candidates(views):
             rule, reads, gate, how = meta[i]
             if skip and rule.id in skip:
                 continue
@@ -149,37 +141,12 @@ class RuleIndex:
                 hit = rule.matches(views.read(reads))
             else:
                 text = views.read(reads)
-                hit = any(rule.matches(text, a, b)
-                          for a, b in _windows(rule, views.gate(gate), present.get(gate, _NOTHING)))
+                hit = any(rule.matches(text, a, b) for a, b in rule.windows(views.gate(gate)))
             if hit:
                 out.append(rule)
                 if first_only and rule.severity == "hard":
                     break
         return out
-
-
-def _windows(rule: Rule, lowered: str, present: set[str] | frozenset[str]) -> list[tuple[int, int]]:
-    """Rule.windows(lowered), looking only for the anchors known to occur in `lowered`."""
-    back, ahead = rule.window
-    spans: list[tuple[int, int]] = []
-    for anchor in rule.anchors:
-        if anchor not in present:
-            continue
-        at = lowered.find(anchor)
-        while at != -1:
-            spans.append((max(0, at - back), at + len(anchor) + ahead))
-            at = lowered.find(anchor, at + 1)
-    if len(spans) < 2:
-        return spans
-    spans.sort()
-    merged = [spans[0]]
-    for a, b in spans[1:]:
-        if a <= merged[-1][1]:
-            if b > merged[-1][1]:
-                merged[-1] = (merged[-1][0], b)
-        else:
-            merged.append((a, b))
-    return merged
 
 
 def scan(index: RuleIndex, text: str, first_only: bool = False) -> list[tuple[Rule, bool]]:
