@@ -37,6 +37,32 @@ BEGIN
     VALUES (new.rid, new.title, new.content, new.tags, new.entities);
 END;
 """
+TRIGGERS = ("memory_items_fts_ai", "memory_items_fts_bd", "memory_items_fts_au")
+
+
+def trigger_sql(conn: apsw.Connection) -> list[str]:
+    rows = conn.execute(
+        f"SELECT sql FROM sqlite_master WHERE type='trigger' AND name IN ({','.join('?' * len(TRIGGERS))})",
+        TRIGGERS)
+    return [r[0] for r in rows]
+
+
+def suspend(conn: apsw.Connection) -> list[str]:
+    """Drop the sync triggers (for a bulk replay); return their SQL to restore them."""
+    saved = trigger_sql(conn)
+    for name in TRIGGERS:
+        conn.execute(f"DROP TRIGGER IF EXISTS {name}")
+    return saved
+
+
+def resume(conn: apsw.Connection, saved: list[str], reindex: bool = True) -> None:
+    """Restore the triggers and, unless told not to, index every item in one pass."""
+    for sql in saved:
+        conn.execute(sql)
+    if reindex:
+        conn.execute("INSERT INTO memory_items_fts(memory_items_fts) VALUES ('rebuild')")
+
+
 INTEGRITY_SQL = "INSERT INTO memory_items_fts(memory_items_fts, rank) VALUES ('integrity-check', 1)"
 
 
