@@ -68,6 +68,7 @@ class Client:
 
     def call(self, op: str, args: dict[str, Any] | None = None, timeout: float | None = None) -> dict[str, Any]:
         """Send one request and wait for its answer; raise the server's error as an exception."""
+        self._check_socket_file()
         req_id = next(self._ids)
         message = msgpack.packb({"v": PROTOCOL_VERSION, "id": req_id, "op": op, "args": args or {}},
                                 use_bin_type=True)
@@ -91,6 +92,12 @@ class Client:
             if answer.get("ok"):
                 return answer.get("result") or {}
             raise from_wire(answer.get("error") or {})
+
+    def _check_socket_file(self) -> None:
+        """Fail at once, not after the time-out, when an ipc endpoint has no socket at all."""
+        if self.endpoint.startswith("ipc://") and not os.path.exists(self.endpoint[len("ipc://"):]):
+            raise Unavailable(f"ragixd is not running at {self.endpoint} (no socket there); "
+                              "start it with `ragixd` or `make run`", endpoint=self.endpoint)
 
     @staticmethod
     def _decode(data: bytes) -> dict[str, Any]:

@@ -62,7 +62,7 @@ def test_exit_codes(daemon, capsys, tmp_path):
     assert code == 1 and "not found" in err
     code = ctl.main(["--endpoint", f"ipc://{tmp_path}/nobody.sock", "--timeout", "0.3", "status"])
     assert code == 3
-    assert "is the daemon running" in capsys.readouterr().err
+    assert "make run" in capsys.readouterr().err
 
 
 def test_tail_prints_stored_then_live_events(daemon, capsys):
