@@ -6,6 +6,7 @@ the answer for the caller. It never writes: the store appends the events and app
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Protocol
 
@@ -165,12 +166,29 @@ def _refused(verdict: Verdict, fields: Mapping[str, Any], source: str, op: str) 
                     {"status": "refused", "content_hash": digest, **verdict.to_dict()})
 
 
+# What the policy reads: every field a caller writes text into. Identifiers the system makes
+# (ids, hashes, timestamps) are left out: random hex is not a secret.
+GOVERNED_FIELDS = ("title", "content", "tags", "entities", "provenance", "scope", "rule_id",
+                   "corpus_id", "type", "tier", "validation")
+
+
+GENERATED_ID_RE = re.compile(r"^MEM-[0-9a-f]{12,32}$")
+
+
+def _governed_view(fields: Mapping[str, Any]) -> dict[str, Any]:
+    view = {k: fields[k] for k in GOVERNED_FIELDS if k in fields}
+    item_id = fields.get("id")
+    if isinstance(item_id, str) and not GENERATED_ID_RE.match(item_id):
+        view["id"] = item_id  # an id a caller made up could carry a token: read it too
+    return view
+
+
 def _governed(cmd: CreateItem, ctx: Context) -> tuple[dict[str, Any] | None, Decision | None]:
     """Validate and govern creation fields: (fields, None) to go on, (None, refusal) to stop."""
     raw = dict(cmd.fields)
     fields = validate_create(raw)  # shape and size first: a malformed write is an error, not an audit
     # The policy reads the fields as given: normalisation (lower-cased tags) must not hide a secret.
-    verdict = ctx.policy.evaluate({**raw, "why_store": cmd.why_store}, trusted=cmd.trusted)
+    verdict = ctx.policy.evaluate({**_governed_view(raw), "why_store": cmd.why_store}, trusted=cmd.trusted)
     source = fields["provenance"].source_id if "provenance" in fields else ""
     if verdict.rejected:
         return None, _refused(verdict, raw, source or ctx.actor, cmd.op)
@@ -231,7 +249,7 @@ def _update(cmd: UpdateItem, view: StateView, ctx: Context) -> Decision:
     # The item as it would be is governed whole (an update is never a way around the policy);
     # soft blocks are for new proposals, so they do not apply here.
     # The patch as given is checked too: normalisation (lower-cased tags) must not hide a secret.
-    verdict = ctx.policy.evaluate({**after.to_dict(), **dict(cmd.patch)}, trusted=True)
+    verdict = ctx.policy.evaluate(_governed_view({**after.to_dict(), **dict(cmd.patch)}), trusted=True)
     if verdict.rejected:
         return _refused(verdict, after.to_dict(), after.provenance.source_id or ctx.actor, cmd.op)
     if after.evolve(updated_at=item.updated_at) == item:

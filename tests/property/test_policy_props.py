@@ -4,14 +4,28 @@ never repeats what it refused. Secrets are generated from a seed, never written 
 from __future__ import annotations
 
 import base64
+import collections
 import json
+import math
 import random
+import re
 import string
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ragixd.domain.policy import Policy, normalize
+from ragixd.domain.policy.decode import _B64_RUN, _ESCAPED_HEX, _HEX_RUN, _tokens
+from ragixd.domain.policy.literals import LiteralScanner
+from ragixd.domain.policy.normalize import normalize_unicode
+from ragixd.domain.policy.scan import LONG_TOKEN, Views, long_tokens
+from ragixd.domain.policy.secret_rules import (
+    _URL_CREDENTIALS,
+    _accept_url_credentials,
+    has_url_credentials,
+    strip_public_blocks,
+)
+from ragixd.domain.policy.values import class_transitions, shannon
 
 ALNUM = string.ascii_letters + string.digits
 B64 = ALNUM + "+/"
@@ -133,3 +147,92 @@ def test_normalize_is_idempotent(text):
 def test_policy_never_crashes_and_decides(text):
     verdict = policy.check_text(text)
     assert verdict.decision in ("accept", "quarantine", "reject")
+
+
+# -- fast paths: each must give exactly what the plain formulation gives ------------------
+
+GATE_LITERALS = sorted({lit for r in policy.rules for lit in (r.needles or r.anchors)})
+# Texts made of pieces of the policy's own literals, so that literals overlap and nearly match.
+PIECES = sorted({lit[i:j] for lit in GATE_LITERALS for i in range(len(lit)) for j in (i + 2, i + 4, len(lit))
+                 if lit[i:j]} | set(" \n.:-_'\"<>[]#!aeiou"))
+fragments = st.lists(st.sampled_from(PIECES), max_size=30).map("".join)
+ascii_text = st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=127), max_size=300)
+
+
+@settings(max_examples=300, deadline=None)
+@given(literals=st.lists(st.text(alphabet="abcxyz _:", min_size=1, max_size=6), min_size=1, max_size=12),
+       text=st.text(alphabet="abcxyz _:", max_size=80))
+def test_literal_scanner_finds_exactly_the_literals_in_the_text(literals, text):
+    scanner = LiteralScanner(literals)
+    expected = {lit for lit in literals if lit in text}
+    assert scanner.present(text) == expected
+    assert scanner.any_present(text) == bool(expected)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=fragments)
+def test_policy_gates_see_exactly_the_literals_in_the_text(text):
+    scanner = LiteralScanner(GATE_LITERALS)
+    assert scanner.present(text) == {lit for lit in GATE_LITERALS if lit in text}
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=ascii_text)
+def test_ascii_fast_path_normalises_like_the_general_path(text):
+    assert normalize(text) == normalize_unicode(text)
+
+
+def _fired_ids(views: Views) -> list[str]:
+    return [rule.id for rule in policy._index.fired(views, frozenset(), False)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.one_of(ascii_text, fragments.map(str.title), fragments))
+def test_ascii_fast_path_fires_the_same_rules_as_the_general_path(text):
+    """ASCII text is gated by one scan serving both the lower-case and the prose view; the
+    general path (non-ASCII text) scans each view on its own. Same rules either way."""
+    fast = Views(normalize(text))
+    general = Views(normalize(text))
+    general.prose = "".join(list(general.lower))  # equal text, other object: general path
+    if len(general.lower) > 1:
+        assert general.prose is not general.lower
+    assert _fired_ids(fast) == _fired_ids(general)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.lists(st.sampled_from(["ftp", "https", "s3", "postgres", "jdbc:mysql", "git+ssh", "://", "@",
+                                      ":", "/", " ", "u", "Xk29!pq", "s3cr3tPw", "8080", "$x", "+", "h"]),
+                     max_size=25).map("".join))
+def test_url_credentials_only_around_scheme_separators(text):
+    expected = any(_accept_url_credentials(m) for m in _URL_CREDENTIALS.finditer(text))
+    assert has_url_credentials(text) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.lists(st.sampled_from(["QUJD" * 4, "ab" * 8, "Zz", "=", "==", " ", "-", "\\x4f", "é", "0f", "xyz"]),
+                     max_size=12).map("".join))
+def test_encoded_runs_are_the_look_behind_regex_matches(text):
+    for kind, regex in (("base64", _B64_RUN), ("hex", _HEX_RUN), ("escaped", _ESCAPED_HEX)):
+        assert list(_tokens(kind, text)) == [m.group() for m in regex.finditer(text)]
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.lists(st.sampled_from(["a" * 15, "b" * 16, "x", " ", "\n", "\t", "\x0b", "ssh-rsa AAAA", "q" * 9]),
+                     max_size=10).map("".join))
+def test_long_tokens_quick_test_agrees_with_splitting(text):
+    words = strip_public_blocks(text).split()
+    assert long_tokens(text) == "\n".join(w for w in words if len(w) >= LONG_TOKEN)
+
+
+_SWITCH = re.compile(r"[a-z](?=[A-Z0-9])|[A-Z](?=[a-z0-9])|[0-9](?=[A-Za-z])")
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=st.text(alphabet="aZ9_-é.", max_size=40))
+def test_value_statistics_match_their_definitions(value):
+    counts = collections.Counter(value).values()
+    n = len(value)
+    assert shannon(value) == (-sum(c / n * math.log2(c / n) for c in counts) if value else 0.0)
+    alnum = re.sub(r"[^A-Za-z0-9]+", "", value)
+    expected = len(_SWITCH.findall(alnum)) / (len(alnum) - 1) if len(alnum) >= 2 else 0.0
+    assert class_transitions(value) == expected

@@ -9,6 +9,7 @@ and values that are placeholders or code (`os.environ[...]`, `${TOKEN}`) do not 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -87,6 +88,7 @@ _REVERSED = re.compile(r"""(["'])([^"'\n]{1,200})\1\s*(?:!==|===|==|!=)\s*$""")
 _AFTER_SCHEME = re.compile(r"[ \t]+([^\s,;&'\"`<>)\]}]+)")
 _AUTH_SCHEMES = frozenset({"bearer", "basic", "token", "bot", "digest", "apikey", "key", "sso"})
 _CRED_VALUE_WORDS = frozenset({"password", "passwd", "pwd", "secret", "token", "apikey", "key"})
+_CRED_VALUE_STEMS = ("pass", "pwd", "secret", "token", "key")
 
 
 _CONFIG_PREFIX = re.compile(r"""^[ \t]*(?:export|set|setx|ARG|ENV|-|\#|//|\*|;)?[ \t]*["']?$""")
@@ -109,7 +111,12 @@ def _segments(name: str) -> list[str]:
 
 def credential_kind(name: str, previous_word: str = "") -> str | None:
     """PASSWORD, TOKEN or None for an identifier such as `DB_PASSWORD` or `alibabaKey`."""
-    segs = _segments(name)
+    return _kind(_segments(name), lambda: previous_word)
+
+
+def _kind(segs: list[str], previous_word: Callable[[], str]) -> str | None:
+    """credential_kind on the name's segments; the word before the name is only looked up
+    for a bare `key`."""
     if not segs or segs[-1] in _DESCRIPTIVE_SUFFIXES:
         return None
     if " ".join(segs) in ("mot de passe",) or any(s in _PASSWORD_WORDS for s in segs):
@@ -117,7 +124,8 @@ def credential_kind(name: str, previous_word: str = "") -> str | None:
     if any(s in _TOKEN_WORDS for s in segs):
         return TOKEN
     if segs[-1] == "key":
-        qualifiers = segs[:-1] or ([previous_word] if previous_word else [])
+        before = previous_word() if len(segs) == 1 else ""
+        qualifiers = segs[:-1] or ([before] if before else [])
         if qualifiers and not any(q in _NOT_SECRET_KEY_QUALIFIERS for q in qualifiers):
             return TOKEN
     return None
@@ -128,23 +136,25 @@ def _ends_with_credential_word(name: str) -> bool:
     return bool(segs) and (segs[-1] in _PASSWORD_WORDS or segs[-1] in _TOKEN_WORDS or segs[-1] == "key")
 
 
-_IDENT_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.$")
 _IDENT_RIGHT = re.compile(r"[A-Za-z0-9_\-.$]*")
 
 
 def _expand(text: str, start: int, end: int) -> tuple[int, int]:
     """Grow [start, end) to the whole identifier around it (letters, digits, _ - . $)."""
     floor = max(0, start - 80)
-    while start > floor and text[start - 1] in _IDENT_CHARS:
-        start -= 1
+    # The identifier characters right before `start`: a match at the start of the reversed slice.
+    start -= _IDENT_RIGHT.match(text[floor:start][::-1]).end()
     end = _IDENT_RIGHT.match(text, end).end()
     while end > start and text[end - 1] in ".-$":
         end -= 1
     return start, end
 
 
+_TRAILING_WORD = re.compile(r"([A-Za-z]+)[ \t]+$")
+
+
 def _previous_word(text: str, start: int) -> str:
-    m = re.search(r"([A-Za-z]+)[ \t]+$", text[max(0, start - 40):start])
+    m = _TRAILING_WORD.search(text[max(0, start - 40):start])
     return m.group(1).lower() if m else ""
 
 
@@ -173,7 +183,8 @@ def judge(kind: str, value: str, quoted: bool, literal_context: bool = False) ->
     # Refusals first, cheapest first (they are independent: the order changes nothing else).
     if not value or "://" in value or _CODE_LITERAL.search(value):
         return False
-    if any(s in _CRED_VALUE_WORDS for s in _segments(value)):
+    low = value.lower()  # a segment in _CRED_VALUE_WORDS holds one of _CRED_VALUE_STEMS
+    if any(w in low for w in _CRED_VALUE_STEMS) and any(s in _CRED_VALUE_WORDS for s in _segments(value)):
         return False  # `falkor_password`, `registry-password`: names, not values
     if (not quoted and is_code_reference(value)) or is_placeholder(value):
         return False
@@ -204,7 +215,7 @@ def _assignment_at(text: str, kw_start: int, kw_end: int, compares: bool) -> tup
         return None, end  # most keyword mentions in prose: no operator, no comparison
     name = text[start:end]
     quoted_name = start > 0 and text[start - 1] in "\"'`"
-    kind = credential_kind(name, _previous_word(text, start))
+    kind = _kind(_segments(name), lambda: _previous_word(text, start))
     if kind is None:
         return None, end
     if rev:

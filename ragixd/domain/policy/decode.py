@@ -11,6 +11,7 @@ import base64
 import binascii
 import html
 import re
+from collections.abc import Iterator
 from urllib.parse import unquote
 
 MAX_RUNS = 48
@@ -18,6 +19,13 @@ MAX_DECODED_CHARS = 65_536
 
 _B64_RUN = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/_\-]{16,}={0,2}")
 _HEX_RUN = re.compile(r"(?<![0-9A-Za-z])(?:[0-9A-Fa-f]{2}){8,}(?![0-9A-Za-z])")
+# The same matches, found faster: a match of _B64_RUN can only start where a run of its
+# characters (and "=") starts, and there is at most one per run; a match of _HEX_RUN is a
+# whole run of letters and digits. Finding the runs needs no look-behind at every position.
+_B64_CHARS_RUN = re.compile(r"[A-Za-z0-9+/=_\-]{16,}")  # whole runs; shorter ones hold no token
+_B64_TOKEN = re.compile(r"[A-Za-z0-9+/_\-]{16,}={0,2}")
+_ALNUM_RUN = re.compile(r"[0-9A-Za-z]{16,}")
+_HEX_TOKEN = re.compile(r"(?:[0-9A-Fa-f]{2}){8,}")
 _ESCAPED_HEX = re.compile(r"(?:\\x[0-9A-Fa-f]{2}){4,}")
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
 _ENTITY = re.compile(r"&(?:#\d{2,7}|#x[0-9A-Fa-f]{2,6}|[A-Za-z]{2,8});")
@@ -61,18 +69,35 @@ def _hex(token: str) -> str | None:
         return None
 
 
+def _tokens(kind: str, text: str) -> Iterator[str]:
+    """The texts of _B64_RUN, _HEX_RUN or _ESCAPED_HEX's matches in `text`, in order."""
+    if kind == "base64":
+        for run in _B64_CHARS_RUN.findall(text):
+            if run[0] != "=":
+                token = _B64_TOKEN.match(run)
+                if token:
+                    yield token.group()
+    elif kind == "hex":
+        for run in _ALNUM_RUN.findall(text):
+            token = _HEX_TOKEN.fullmatch(run)
+            if token:
+                yield run
+    else:
+        for match in _ESCAPED_HEX.finditer(text):
+            yield match.group()
+
+
 def decoded_views(text: str) -> list[str]:
     """Readable decodings of the encoded runs found in `text` (empty if none)."""
     out: list[str] = []
     budget = MAX_DECODED_CHARS
     runs = 0
-    for pattern, decode in ((_B64_RUN, readable_base64), (_HEX_RUN, _hex), (_ESCAPED_HEX, _hex)):
-        for match in pattern.finditer(text):
+    for kind, decode in (("base64", readable_base64), ("hex", _hex), ("escaped", _hex)):
+        for token in _tokens(kind, text):
             runs += 1
             if runs > MAX_RUNS or budget <= 0:
                 break
-            token = match.group()
-            if pattern is _B64_RUN and (token.lower() == token or token.upper() == token):
+            if kind == "base64" and (token.lower() == token or token.upper() == token):
                 continue  # base64 of text always mixes cases; one-case runs are words or hex
             decoded = decode(token)
             if decoded:

@@ -151,6 +151,8 @@ class Policy:
         self.config = config or PolicyConfig()
         self.rules: tuple[Rule, ...] = tuple(self.build_rules())
         self._index = RuleIndex(self.rules)
+        # RuleHits are immutable and depend only on (rule, field, decoded): built once each.
+        self._hits: dict[tuple[str, str, bool], RuleHit] = {}
         ids = [r.id for r in self.rules]
         duplicates = sorted({i for i in ids if ids.count(i) > 1})
         if duplicates:
@@ -170,7 +172,16 @@ class Policy:
     def _scan(self, text: str, fieldname: str, hits: dict[str, RuleHit]) -> None:
         for rule, decoded in scan(self._index, text, not self.config.exhaustive):
             if rule.id not in hits:
-                hits[rule.id] = self._hit(rule, fieldname, decoded)
+                hits[rule.id] = self._cached_hit(rule, fieldname, decoded)
+
+    def _cached_hit(self, rule: Rule, fieldname: str, decoded: bool) -> RuleHit:
+        key = (rule.id, fieldname, decoded)
+        hit = self._hits.get(key)
+        if hit is None:
+            if len(self._hits) >= 4096:  # field names come from proposals: keep it bounded
+                self._hits.clear()
+            hit = self._hits[key] = self._hit(rule, fieldname, decoded)
+        return hit
 
     @staticmethod
     def _hit(rule: Rule, fieldname: str, decoded: bool) -> RuleHit:
@@ -187,7 +198,7 @@ class Policy:
         hits: dict[str, RuleHit] = {}
         for rule, decoded in found:
             if rule.id not in hits:
-                hits[rule.id] = self._hit(rule, field, decoded)
+                hits[rule.id] = self._cached_hit(rule, field, decoded)
         return _decide(list(hits.values()), self.config.quarantine_expiry_hours)
 
     # -- whole proposals -----------------------------------------------------------------

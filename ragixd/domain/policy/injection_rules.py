@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from .injection_phrases import phrase_rules
+from .literals import LiteralScanner
 from .normalize import squeeze
 from .rules import INJECTION, Rule
 
@@ -131,12 +132,12 @@ _SQUEEZED_STEMS = ("ignor", "disregard", "forget", "overlook", "bypass", "oubli"
                    "hiddenprompt", "secretprompt")
 
 
+_SQUEEZED_STEM_SCANNER = LiteralScanner(_SQUEEZED_STEMS)
+
+
 def _obfuscated(prose: str) -> bool:
     squeezed = squeeze(prose)
-    for stem in _SQUEEZED_STEMS:
-        if stem in squeezed:
-            break
-    else:
+    if not _SQUEEZED_STEM_SCANNER.any_present(squeezed):
         return False
     if _SQUEEZED_MARKERS.search(squeezed):
         return True

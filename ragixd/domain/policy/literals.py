@@ -1,26 +1,32 @@
 """Which of many literals occur in a text: one regex pass instead of one substring test each.
 
 Owns LiteralScanner, the prefilter behind every rule gate. Testing `literal in text` for a few
-hundred literals costs a few hundred passes over the text; the scanner makes one. Each
-literal is anchored at its rarest character (by a fixed table of how common characters are
-in English prose and code): the compiled regex is an alternation of those anchor characters,
-so the regex engine skips every other character with a bitmap test, and only at an anchor
-looks ahead for the rest of the literal (a trie) and back for the part before the anchor.
+hundred literals costs a few hundred passes over the text; the scanner makes one. A few
+characters are chosen as anchors (rare ones, by a fixed table of how common characters are
+in English prose and code, picked as a greedy set cover so that every literal holds one) and
+each literal is anchored at its rarest anchor character. The compiled regex is an alternation
+of the anchor characters, so the regex engine skips every other character with a bitmap
+test, and only at an anchor looks ahead for the rest of the literal (a trie) and back for
+the part before the anchor.
 
 The answer is exact: the same set as `{l for l in literals if l in text}`. At one position
 the regex reports a single literal; literals contained in it are implied, and literals that
 could sit on the same anchor position (checked once, at build time) are confirmed with `in`.
-Literals made only of very common characters would stop the engine at most positions, so
-those are tested with `in` directly, as are single characters (a memchr).
+Literals made only of characters too common to stop at are tested with `in` directly, as
+are single characters (a memchr).
+
+Cost, for scale: the engine pays about one bitmap test per character plus one attempt per
+anchor character met; on the policy's ~200 gate literals that is several times cheaper than
+one `in` per literal, but still a few tens of microseconds per kB in CPython.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
-# Approximate share (per cent) of each character in mixed English prose and code. Only the
-# order matters: it picks the rarest character of a literal as its anchor.
+# Approximate share (per cent) of each character in mixed English prose and code: what it
+# costs to stop at it. A general table, not measured on any corpus the rules are tested on.
 _CHAR_FREQ = {
     " ": 16.0, "e": 10.0, "t": 7.4, "a": 6.6, "o": 6.2, "i": 5.9, "n": 5.7, "s": 5.4, "r": 5.1,
     "h": 4.1, "l": 3.4, "d": 3.2, "c": 2.6, "u": 2.4, "m": 2.1, "p": 1.8, "f": 1.8, "g": 1.6,
@@ -120,6 +126,13 @@ class LiteralScanner:
             return parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
 
         return emit(root)
+
+    def any_present(self, text: str) -> bool:
+        """Exactly `any(lit in text for lit in literals)`, stopping at the first found."""
+        for lit in self.plain:
+            if lit in text:
+                return True
+        return self.pattern is not None and self.pattern.search(text) is not None
 
     def present(self, text: str) -> set[str]:
         """Exactly `{lit for lit in literals if lit in text}`."""

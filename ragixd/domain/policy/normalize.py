@@ -99,6 +99,11 @@ def normalize(text: str) -> str:
         if text.isprintable() or not _has_ascii_control(text.encode("ascii")):
             return text
         return _ASCII_CONTROL.sub("", text)
+    return normalize_unicode(text)
+
+
+def normalize_unicode(text: str) -> str:
+    """The general path of `normalize` (any text; for ASCII text it gives the same result)."""
     odd = _non_ascii_chars(text)
     invisible = [c for c in odd if ord(c) in _INVISIBLE]
     if invisible or _has_ascii_control(text.encode("ascii", "ignore")):

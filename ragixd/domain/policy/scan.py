@@ -1,13 +1,15 @@
-"""Running a rule set over one text, fast: shared views, one literal index, lazy work.
+"""Running a rule set over one text, fast: shared views, one literal scan per view, lazy work.
 
 Owns the per-text views (normalised text, lower case, prose, long tokens) and the RuleIndex
-that maps each prefilter literal to the rules it unlocks, so a text pays for one substring
-test per distinct literal instead of one per rule, and regexes only run where they can match.
+that maps each prefilter literal to the rules it unlocks. The literals of each view are found
+in one pass (literals.LiteralScanner) instead of one substring test each, and regexes only
+run for the rules a literal unlocked. ASCII text, whose prose view is its lower-case view,
+is scanned once for both; the long-token view is only built when the text has a long run.
 """
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from .decode import decoded_views
 from .literals import LiteralScanner
@@ -34,7 +36,7 @@ def long_tokens(text: str) -> str:
 class Views:
     """The texts rules read; `long` holds only whitespace-free runs of LONG_TOKEN or more chars."""
 
-    __slots__ = ("text", "lower", "prose", "long", "long_lower")
+    __slots__ = ("long", "long_lower", "lower", "prose", "text")
 
     def __init__(self, normalized: str) -> None:
         lower = normalized.lower()

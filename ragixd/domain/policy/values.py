@@ -25,8 +25,11 @@ _PLACEHOLDER_WORDS = (
 )
 _PLACEHOLDER_WORD = re.compile("|".join(re.escape(w) for w in _PLACEHOLDER_WORDS))
 _SHORT_PLACEHOLDER_WORDS = ("your", "here", "goes", "fake", "todo", "tbd", "test key", "mock")
+_SHORT_PLACEHOLDER = re.compile("|".join(re.escape(w) for w in _SHORT_PLACEHOLDER_WORDS))
 _SEGMENTS = re.compile(r"[A-Za-z0-9]+")
-_INTERLEAVED_DIGITS = re.compile(r"(?<=[A-Za-z])\d+(?=[A-Za-z])")
+# Digit runs between two letters; the look-behind follows the first digit so that the regex
+# engine can skip ahead to digits.
+_INTERLEAVED_DIGITS = re.compile(r"\d(?<=[A-Za-z]\d)\d*(?=[A-Za-z])")
 # An interpolation inside a longer value: `prefix-${VAR}`, `{{ name }}`, `<your key>`.
 _INTERPOLATION = re.compile(
     r"\$\{[A-Za-z_][\w.\-]*\}|\{\{\s*[\w.\-]+\s*\}\}|<[\w\s.\-]+>|\{[A-Za-z_][\w.\[\]'()]+\}|\$\([^)]*\)")
@@ -44,6 +47,7 @@ _TEMPLATE = re.compile(
 )
 # Case-insensitive only for the x's, spelled out so that the regex can skip to a candidate.
 _MASK_RUN = re.compile(r"[xX]{4,}|\*{3,}|\u2022{3,}|#{4,}|\.{3,}")
+_MASK_SEEDS = ("xxxx", "***", "\u2022\u2022\u2022", "####", "...")
 _WORD_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 _DOTTED_PATH = re.compile(r"^[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)+(?:\(\))?$")
 _CODE_HINT = re.compile(r"[()\[\]{}]|^\$|^%|^&|^@|\benv\b|getenv|environ|secrets?\.|vault\.")
@@ -104,11 +108,13 @@ def _alnum(value: str) -> str:
     return value if value.isascii() and value.isalnum() else _NON_ALNUM.sub("", value)
 
 
-_ASCENDING_RUN = re.compile("|".join(_ASCENDING))
+# Every ascending run of 7 digits holds "3456"; every run of 7 letters holds one of the
+# other pairs (it covers one of the letters g, n, u and a neighbour of it).
+_ASCENDING_SEEDS = ("3456", "fg", "gh", "mn", "no", "tu", "uv")
 
 
 def _ascending_run(value: str) -> bool:
-    return _ASCENDING_RUN.search(value) is not None
+    return any(s in value for s in _ASCENDING_SEEDS) and any(seq in value for seq in _ASCENDING)
 
 
 def _repeated_unit(value: str) -> bool:
@@ -185,19 +191,24 @@ def is_placeholder(value: str, strict: bool = True) -> bool:
     low = v.lower()
     if low in _DUMMY_VALUES or _TEMPLATE.match(v) or _INTERPOLATION.search(v):
         return True
-    mask = _MASK_RUN.search(v)
+    # Every mask run holds one of these; most values hold none, and skip the regex.
+    mask = _MASK_RUN.search(v) if any(m in low for m in _MASK_SEEDS) else None
     if mask and (strict or len(mask.group()) >= 6):
         return True
     if _PLACEHOLDER_WORD.search(low) or low.endswith("...") or low.startswith("..."):
         return True
     for segment in _SEGMENTS.findall(v):
-        if segment.isalpha() and (segment.isupper() or segment.islower() or is_wordlike(segment)):
-            seg = segment.lower()
-            if any(w in seg for w in _SHORT_PLACEHOLDER_WORDS):
-                return True
-    counts = _counts(low)
+        if (segment.isalpha() and _SHORT_PLACEHOLDER.search(segment.lower())
+                and (segment.isupper() or segment.islower() or is_wordlike(segment))):
+            return True
+    distinct = set(low)
     dominance = 0.5 if strict else 0.7
-    if max(counts) >= dominance * len(low) or len(counts) <= 3:
+    if len(distinct) <= 3:
+        return True
+    # The commonest character occurs at most len - (distinct - 1) times: count only if that
+    # bound reaches the dominance share.
+    if (len(low) - len(distinct) + 1 >= dominance * len(low)
+            and max(map(low.count, distinct)) >= dominance * len(low)):
         return True
     return _ascending_run(low) or _repeated_unit(low)
 
@@ -259,7 +270,7 @@ def looks_random(value: str, min_len: int = 8, relaxed: bool = False) -> bool:
         return False
     # Digits scattered between letters (`a9Fq2`) are how generators write, not how people name.
     # In a credential context only clearly worded values (`MySecretValue`) are names.
-    return not is_wordlike(v, 0.65 if relaxed else 0.5) or len(_INTERLEAVED_DIGITS.findall(v)) >= 2
+    return len(_INTERLEAVED_DIGITS.findall(v)) >= 2 or not is_wordlike(v, 0.65 if relaxed else 0.5)
 
 
 def looks_like_password(value: str) -> bool:
