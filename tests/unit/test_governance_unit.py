@@ -18,7 +18,7 @@ def test_generated_ids_and_hashes_never_trip_the_policy(store):
 
 
 def test_a_made_up_id_carrying_a_token_is_refused(store):
-    token = "ghp_" + "Zx8" * 12
+    token = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"
     result = store.run(c.ImportItem({"id": f"MEM-{token}", "title": "t", "content": "c"}))
     assert result["status"] == "refused"
     assert store.stats()["items"] == 0
