@@ -18,7 +18,7 @@ from .assignments import (
     has_token_assignment,
 )
 from .decode import readable_base64
-from .providers import provider_rules
+from .providers import finder, provider_rules
 from .rules import SECRET, Rule
 from .values import (
     char_classes,
@@ -201,7 +201,7 @@ def structural_rules() -> list[Rule]:
              description="contains a base64 DER private key", pattern=_DER_PRIVATE,
              accept=_accept_body, needles=("mii", "mhccaqee")),
         Rule(id="secret.jwt", kind=SECRET, family="jwt", description="contains a JSON Web Token",
-             pattern=_JWT, accept=_accept_jwt, needles=("eyj",)),
+             pattern=_JWT, accept=_accept_jwt, needles=("eyj",), finder=finder(_JWT.pattern)),
         Rule(id="secret.url_credentials", kind=SECRET, family="db_or_url_credentials",
              description="contains a URL or connection string with an embedded password",
              check=has_url_credentials, needles=("://",)),
