@@ -122,6 +122,12 @@ def _reload(server: Server, flags: dict, notifier: Notifier) -> None:
     tunable = {k: getattr(fresh, k) for k in ("log_level", "max_group", "min_seq_timeout_s",
                                                "max_message_bytes", "trust")}
     server.settings = dataclasses.replace(server.settings, **tunable)
+    if tuple(fresh.embedders) != tuple(server.settings.embedders):
+        try:
+            server.memory.reconfigure(fresh.embedders)
+            server.settings = dataclasses.replace(server.settings, embedders=fresh.embedders)
+        except RagixError as err:
+            log.error("daemon.embedders_unchanged", error=err.message)
     server.writer.max_group = fresh.max_group
     logs.configure(fresh.log_level)
     log.info("daemon.reloaded", **{k: v for k, v in tunable.items() if k != "trust"})

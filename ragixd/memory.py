@@ -107,6 +107,33 @@ class Memory:
                 total += len(todo)
         return total
 
+    def reconfigure(self, specs: Sequence[dict[str, Any]]) -> list[str]:
+        """Switch embedders without downtime: models new to the list are added and back-filled,
+        the first one serves queries from now on (its index fills as the back-fill runs; until
+        then full-text candidates carry the search). Returns the models added."""
+        wanted = build_embedders(specs)
+        known = {e.model_name: (e, inline) for e, inline in self.embedders}
+        added = []
+        merged = []
+        for embedder, inline in wanted:
+            if embedder.model_name in known:
+                merged.append(known[embedder.model_name])
+            else:
+                merged.append((embedder, inline))
+                added.append(embedder.model_name)
+        self.embedders = merged
+        self.store.enrichers = [InlineEmbedding(e) for e, inline in merged if inline]
+        self.search.embedder = merged[0][0] if merged else None
+        if self.backfillers or not self._backfill:
+            for embedder, _inline in merged:
+                if embedder.model_name in added and self._backfill:
+                    filler = Backfiller(embedder, self.store.reader, lambda: self.store.head_seq, self.submit)
+                    filler.start()
+                    self.backfillers.append(filler)
+        logger.info("memory.embedders", serving=self.search.embedder.model_name if self.search.embedder else None,
+                    added=added)
+        return added
+
     def _submit_direct(self, commands: list[Any]) -> list[Any]:
         return self.execute(commands, actor="backfill").results
 

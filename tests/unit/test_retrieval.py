@@ -150,3 +150,21 @@ def test_inject_respects_the_budget_and_catalog_lists(memory):
     assert out["text"].startswith("[MEMORY: MEM-") and out["text"].rstrip().endswith("[/MEMORY]")
     assert len(out["catalog"]) == 3 and '"memory_catalog"' in out["catalog_text"]
     assert recall(hits, "inject", budget=1, catalog_k=3)["injected"] == []
+
+
+def test_switching_models_needs_no_downtime(tmp_path):
+    home = tmp_path / "h"
+    m = Memory(home, synchronous="OFF", embedders=[{"backend": "none"}], backfill=False)
+    for title, content, tags in DOCS:
+        m.execute([c.CreateItem({"title": title, "content": content, "tags": tags})])
+    titles, used = ids_for(m, "postgres vacuum")
+    assert used == "fts" and titles[0] == "Database upkeep"
+    assert m.reconfigure([{"backend": "hash"}]) == ["hash-v1-384"]
+    titles, _ = ids_for(m, "postgres vacuum")  # still served while vectors are missing
+    assert titles[0] == "Database upkeep"
+    m.fill_vectors()
+    titles, used = ids_for(m, "postgress vacum")
+    assert used == "hybrid" and titles[0] == "Database upkeep"
+    m.execute([c.CreateItem({"title": "New", "content": "written after the switch"})])
+    assert m.embedder_status()[0]["missing"] == 0  # new writes are embedded inline
+    m.close()
