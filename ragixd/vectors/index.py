@@ -40,7 +40,7 @@ class VectorIndex:
         dtype: str = "f16",
         connectivity: int = 16,
         expansion_add: int = 128,
-        expansion_search: int = 64,
+        expansion_search: int = 256,
         *,
         model: str = "",
     ) -> None:
