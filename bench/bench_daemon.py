@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(ROOT / "tests"))
 from common import emit, percentiles, progress
-from textgen import TextGen
+from textgen import TextGen, populate as fill
 
 ECHO_SERVER = """
 import sys, zmq
@@ -178,22 +178,11 @@ def bench_concurrent_writes(endpoint: str, clients: int, seconds: float) -> dict
 
 
 def populate(home: Path, items: int) -> float:
-    from ragixd.domain import commands as c
     from ragixd.store.store import Store
-    gen = TextGen(7)
-    tags = ["ops", "db", "security", "ml", "frontend", "infra", "docs", "team"]
     store = Store(home / "ragix.db", synchronous="NORMAL")
-    start = time.perf_counter()
-    for base in range(0, items, 1000):
-        group = []
-        for i in range(base, min(items, base + 1000)):
-            title, content = gen.item()
-            group.append(c.CreateItem({"title": title, "content": content, "tags": [tags[i % 8]]}))
-        store.execute(group)
-        if base and base % 20_000 == 0:
-            progress(f"  {base} items")
+    seconds = fill(store.execute, items, report=progress)
     store.close()
-    return time.perf_counter() - start
+    return seconds
 
 
 def search_queries(n: int) -> list[str]:

@@ -51,12 +51,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(ROOT / "tests"))
 from common import emit, percentiles, progress  # noqa: E402
-from textgen import TextGen  # noqa: E402
+from textgen import TextGen, populate as fill  # noqa: E402
 
 DIM = 384
 PARAMS = {"ndim": DIM, "metric": "cos", "dtype": "f16", "connectivity": 16, "expansion_add": 128}
 WRAPPER_EXPANSION_SEARCH = 64
-TAGS = ["ops", "db", "security", "ml", "frontend", "infra", "docs", "team"]
+from textgen import TAGS  # noqa: E402
 CHUNK = 10_000          # texts per generation task (seeded per chunk: deterministic)
 RECALL_TARGET = 0.95
 
@@ -387,20 +387,9 @@ def search_block(ours: Worker, bare: Worker, truth: GroundTruth, data: np.ndarra
 # -- hybrid search through the daemon --------------------------------------------------------
 
 def populate(home: Path, items: int) -> dict[str, Any]:
-    from ragixd.domain import commands as c
     from ragixd.memory import Memory
-    gen = TextGen(7)
     mem = Memory(home, synchronous="OFF")
-    start = time.perf_counter()
-    for base in range(0, items, 1000):
-        group = []
-        for i in range(base, min(items, base + 1000)):
-            title, content = gen.item()
-            group.append(c.CreateItem({"title": title, "content": content, "tags": [TAGS[i % 8]]}))
-        mem.execute(group)
-        if base and base % 20_000 == 0:
-            progress(f"  {base} items ({base / (time.perf_counter() - start):.0f}/s)")
-    elapsed = time.perf_counter() - start
+    elapsed = fill(mem.execute, items, report=progress)
     counts = mem.vectors.counts()
     mem.close()
     return {"items": items, "seconds": round(elapsed, 1), "items_per_s": round(items / elapsed),

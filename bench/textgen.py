@@ -51,3 +51,25 @@ class TextGen:
     def query(self, terms: int) -> str:
         """A query of `terms` words drawn from real text (so it usually matches something)."""
         return " ".join([w for w in self.words(terms * 4) if len(w) > 3][:terms])
+
+
+TAGS = ["ops", "db", "security", "ml", "frontend", "infra", "docs", "team"]
+
+
+def populate(execute, items: int, seed: int = 7, group: int = 1000, report=None) -> float:
+    """Write `items` realistic items through `execute(commands)` in groups; return seconds."""
+    import time
+
+    from ragixd.domain import commands as c
+
+    gen = TextGen(seed)
+    start = time.perf_counter()
+    for base in range(0, items, group):
+        batch = []
+        for i in range(base, min(items, base + group)):
+            title, content = gen.item()
+            batch.append(c.CreateItem({"title": title, "content": content, "tags": [TAGS[i % 8]]}))
+        execute(batch)
+        if report and base and base % 20_000 == 0:
+            report(f"  {base} items ({base / (time.perf_counter() - start):.0f}/s)")
+    return time.perf_counter() - start
