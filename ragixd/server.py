@@ -13,7 +13,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import msgpack
 import zmq
@@ -24,7 +24,7 @@ from .domain.trust import Caller
 from .errors import (Busy, InvalidInput, ProtocolError, RagixError, Timeout, TooLarge, UnknownOp)
 from .logs import get
 from .ops import handlers, registry
-from .ops.catalog import ADMIN, BY_NAME, COMMAND, PROTOCOL_VERSION
+from .ops.catalog import ADMIN, BY_NAME, COMMAND
 from .gate import Gate
 from .memory import Memory
 from .replies import REPLIES, Replier, encode_answer

@@ -6,11 +6,12 @@ from datetime import datetime, timedelta, timezone
 
 
 def format_ts(dt: datetime) -> str:
-    return dt.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    # isoformat of a UTC time ends in '+00:00'; it is several times cheaper than strftime.
+    return dt.astimezone(timezone.utc).replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
 
 
 def now_ts() -> str:
-    return format_ts(datetime.now(timezone.utc))
+    return datetime.now(timezone.utc).replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
 
 
 def parse_ts(value: str) -> datetime:

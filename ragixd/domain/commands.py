@@ -14,7 +14,7 @@ from ..errors import Conflict, InvalidInput, NotFound, PolicyRejected
 from . import events as ev
 from .ids import is_item_id, new_item_id
 from .item import (
-    LINK_RELS, TIERS, MemoryItem, apply_patch, build_item, normalize_time, patch_to_wire,
+    DEFAULT_STORE, LINK_RELS, TIERS, MemoryItem, apply_patch, build_item, normalize_time, patch_to_wire,
     validate_create, validate_patch,
 )
 from .clock import add_hours
@@ -204,9 +204,9 @@ def _create(cmd: CreateItem, view: StateView, ctx: Context) -> Decision:
     if refusal is not None:
         return refusal
     quarantine = fields.pop("_quarantine", None)
-    probe = build_item("MEM-pending", fields, ctx.ts)
+    digest = content_hash(fields["title"], fields["content"])
     if cmd.dedup:
-        dup = view.find_duplicate(probe.store, probe.content_hash)
+        dup = view.find_duplicate(fields.get("store", DEFAULT_STORE), digest)
         if dup is not None:
             return Decision([ev.NewEvent(ev.ITEM_MENTIONED, {"id": dup.id})],
                             {"id": dup.id, "status": "duplicate"})
@@ -218,10 +218,10 @@ def _create(cmd: CreateItem, view: StateView, ctx: Context) -> Decision:
         raise InvalidInput("id", f"is not an item id (MEM-…): {item_id!r}")
     elif view.exists(item_id):
         raise Conflict(f"item {item_id} already exists", id=item_id)
-    for _rel, target in probe.links:
+    for _rel, target in fields.get("links", ()):
         _existing(view, target, "links")
     created_at = normalize_time(cmd.fields, "created_at") or ctx.ts
-    item = probe.evolve(id=item_id, created_at=created_at)
+    item = build_item(item_id, fields, ctx.ts, created_at=created_at, digest=digest)
     result: dict[str, Any] = {"id": item_id, "status": "created"}
     if quarantine is not None:
         result.update(status="quarantined", policy=quarantine, expires_at=item.expires_at)

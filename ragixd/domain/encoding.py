@@ -35,15 +35,25 @@ def _check_float(obj: float) -> float:
     return obj
 
 
+# Leaves that are already canonical: checked by exact type inline, without a call per value.
+_LEAVES = frozenset({str, bytes, bool, type(None)})
+
+
 def _canonical_list(obj: Any) -> list[Any]:
-    return [canonical(v) for v in obj]
+    leaves = _LEAVES
+    return [v if type(v) in leaves else canonical(v) for v in obj]
 
 
 def _canonical_map(obj: dict) -> dict[str, Any]:
     for key in obj:
         if type(key) is not str:
             raise EncodingError(f"map key is not a string: {key!r}")
-    return {k: canonical(obj[k]) for k in sorted(obj)}
+    leaves = _LEAVES
+    out = {}
+    for key in sorted(obj):
+        value = obj[key]
+        out[key] = value if type(value) in leaves else canonical(value)
+    return out
 
 
 def _same(obj: Any) -> Any:

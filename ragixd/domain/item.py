@@ -36,6 +36,7 @@ TYPE_ALIASES = {
 VALIDATIONS = ("unverified", "verified", "contested", "retracted")
 SOURCE_KINDS = ("chat", "doc", "tool", "mixed")
 STORES = ("private", "shared", "social")
+DEFAULT_STORE = "private"
 LINK_RELS = (
     "supports", "contradicts", "refines", "supersedes", "depends_on", "references", "derived_from",
     "related",
@@ -84,7 +85,7 @@ class MemoryItem:
     confidence: float = 0.5
     validation: str = "unverified"
     scope: str = "project"
-    store: str = "private"
+    store: str = DEFAULT_STORE
     expires_at: str | None = None
     usage_count: int = 0
     last_used_at: str | None = None
@@ -270,7 +271,7 @@ def _normalize(fields: Mapping[str, Any], names: tuple[str, ...]) -> dict[str, A
         "confidence": normalize_confidence,
         "validation": lambda f: _choice(f, "validation", VALIDATIONS, "unverified"),
         "scope": lambda f: _str(f, "scope", MAX_SCOPE_LEN, "project").strip() or "project",
-        "store": lambda f: _choice(f, "store", STORES, "private"),
+        "store": lambda f: _choice(f, "store", STORES, DEFAULT_STORE),
         "expires_at": lambda f: normalize_time(f, "expires_at"),
         "rule_id": lambda f: _opt_str(f, "rule_id"),
         "corpus_id": lambda f: _opt_str(f, "corpus_id"),
@@ -305,17 +306,19 @@ def validate_patch(patch: Mapping[str, Any], current_type: str) -> dict[str, Any
     return data
 
 
-def build_item(item_id: str, fields: Mapping[str, Any], ts: str) -> MemoryItem:
-    """A new item from normalised create fields (validate_create output) at time `ts`."""
+def build_item(item_id: str, fields: Mapping[str, Any], ts: str, created_at: str | None = None,
+               digest: str | None = None) -> MemoryItem:
+    """A new item from normalised create fields (validate_create output) at time `ts`
+    (`created_at` defaults to it; `digest`, the content hash, is computed when not given)."""
     data = dict(fields)
     data["tags"] = tuple(data.get("tags", ()))
     data["entities"] = tuple(data.get("entities", ()))
     data["links"] = tuple(tuple(link) for link in data.get("links", ()))
     return MemoryItem(
         id=item_id,
-        created_at=ts,
+        created_at=created_at or ts,
         updated_at=ts,
-        content_hash=content_hash(data["title"], data["content"]),
+        content_hash=digest or content_hash(data["title"], data["content"]),
         **data,
     )
 

@@ -12,7 +12,7 @@ import apsw
 
 from ..domain.clock import now_ts
 from .projectors.entities import ENTITIES_DDL
-from .projectors.fts import FTS_DDL
+from .projectors.fts import BULK_DDL, FTS_DDL
 from .projectors.items import ITEM_TAGS_DDL, ITEMS_DDL
 from .projectors.links import LINKS_DDL
 from .projectors.palace import PALACE_DDL
@@ -43,6 +43,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         REFUSALS_DDL))),
     Migration(2, "tag table for indexed tag filters", ITEM_TAGS_DDL),
     Migration(3, "vector bookkeeping per model", VECTORS_DDL),
+    Migration(4, "full-text index written in bulk per group", BULK_DDL),
 )
 LATEST = MIGRATIONS[-1].version
 

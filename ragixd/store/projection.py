@@ -53,6 +53,20 @@ class Projections:
         for projector in self.projectors:
             projector.apply(conn, event, changes)
 
+    def flush(self, conn: apsw.Connection, index_text: bool = True) -> None:
+        """End of a group: projectors that write in bulk write now (the full-text index)."""
+        for projector in self.projectors:
+            flush = getattr(projector, "flush", None)
+            if flush is not None:
+                flush(conn, index_text)
+
+    def discard(self) -> None:
+        """The group was rolled back: drop whatever projectors collected for it."""
+        for projector in self.projectors:
+            discard = getattr(projector, "discard", None)
+            if discard is not None:
+                discard()
+
     def record_position(self, conn: apsw.Connection, seq: int) -> None:
         conn.executemany(
             "INSERT OR REPLACE INTO projector_positions(name, seq) VALUES (?, ?)",

@@ -28,7 +28,6 @@ from . import log, migrations, queries
 from .db import open_connection
 from .filters import Filters
 from .projection import ConnectionView, Projections
-from .projectors import fts
 from .projectors.fts import integrity_ok
 
 REPLAY_BATCH = 20_000
@@ -107,6 +106,7 @@ class Store:
             for command, actor in commands:
                 head = self._execute_one(conn, command, actor, head, out, isolate)
             if out.events:
+                self.projections.flush(conn)
                 self.projections.record_position(conn, head.seq)
             conn.execute("COMMIT")
         except _ApplyFailed:
@@ -156,8 +156,8 @@ class Store:
             self.projections.apply(conn, event)
         return events, new_head
 
-    @staticmethod
-    def _rollback(conn: apsw.Connection) -> None:
+    def _rollback(self, conn: apsw.Connection) -> None:
+        self.projections.discard()
         try:
             conn.execute("ROLLBACK")
         except apsw.Error:
@@ -278,11 +278,10 @@ def drop_projections(conn: apsw.Connection) -> None:
 def replay(source: apsw.Connection, target: apsw.Connection, projections: Projections,
            batch: int = REPLAY_BATCH, index_text: bool = True) -> int:
     """Apply every event of `source`'s log to `target`'s fresh projections, in batched
-    transactions. The full-text index is built once at the end rather than row by row (or not
-    at all with index_text=False, for a comparison that does not look at it)."""
+    transactions, each ending like a group commit (the full-text index is written in bulk;
+    with index_text=False it is not written at all, for a comparison that does not read it)."""
     count = 0
     pending = 0
-    saved = fts.suspend(target)
     target.execute("BEGIN")
     try:
         for event in log.read(source, 0):
@@ -290,18 +289,19 @@ def replay(source: apsw.Connection, target: apsw.Connection, projections: Projec
             count += 1
             pending += 1
             if pending >= batch:
+                projections.flush(target, index_text)
                 projections.record_position(target, event.seq)
                 target.execute("COMMIT")
                 target.execute("BEGIN")
                 pending = 0
+        projections.flush(target, index_text)
         head = log.head(source).seq
         if head:
             projections.record_position(target, head)
-        fts.resume(target, saved, reindex=index_text)
         target.execute("COMMIT")
     except BaseException:
+        projections.discard()
         target.execute("ROLLBACK")
-        fts.resume(target, saved, reindex=False)
         raise
     return count
 

@@ -8,7 +8,7 @@ import zmq
 
 from ragix_client import Client
 from ragixd.curve import make_keys
-from ragixd.errors import Forbidden, NotFound, RagixError, Timeout
+from ragixd.errors import Forbidden, NotFound, Timeout
 
 
 def free_port() -> int:

@@ -2,7 +2,6 @@
 
 import apsw
 
-from ragixd.domain import commands as c
 from ragixd.store import log, migrations
 from ragixd.store.filters import Filters
 from ragixd.store.store import Store
@@ -30,14 +29,13 @@ def test_older_schema_is_brought_forward_with_its_data(tmp_path):
 
     class OldItems(ItemsProjector):
         def apply(self, conn, event, changes):
-            from ragixd.store.projectors.items import UPSERT_SQL, item_to_row
+            from ragixd.store.projectors.items import INSERT_SQL, item_to_row
             for ch in changes:
-                conn.execute(UPSERT_SQL, item_to_row(ch.after, ch.rid))
+                conn.execute(INSERT_SQL, item_to_row(ch.after, ch.rid))
 
     old = projection.Projections([OldItems()])
     conn = apsw.Connection(str(path))
     head = log.head(conn)
-    ctx_events = []
     from ragixd.domain.events import NewEvent
     from ragixd.domain.item import build_item, validate_create
     with conn:

@@ -248,3 +248,54 @@ def test_refusal_audit_holds_no_content(store):
     event = list(store.events())[-1]
     assert event.type == "write.refused"
     assert set(event.payload) == {"content_hash", "reasons", "rules", "source", "op"}
+
+
+def _fts_ids(s, query):
+    return [i.id for i, _ in s.search(query)]
+
+
+def test_full_text_index_follows_updates_within_and_across_groups(store):
+    """The index is written once per group: text changed inside the group that created it,
+    changed again in a later group, or changed twice in one group must all end up indexed as
+    the item's final text, with nothing stale left behind."""
+    first = store.execute([c.CreateItem({"title": "alpha", "content": "walrus"})]).results[0]["id"]
+    out = store.execute([
+        c.CreateItem({"title": "beta", "content": "pelican"}),
+        c.UpdateItem(first, {"content": "narwhal"}),
+        c.UpdateItem(first, {"content": "octopus"}),
+    ])
+    second = out.results[0]["id"]
+    store.run(c.UpdateItem(second, {"content": "flamingo", "tags": ["birds"]}))
+    assert _fts_ids(store, "walrus") == [] and _fts_ids(store, "narwhal") == []
+    assert _fts_ids(store, "octopus") == [first]
+    assert _fts_ids(store, "pelican") == [] and _fts_ids(store, "flamingo") == [second]
+    assert _fts_ids(store, "birds") == [second]
+    report = store.verify()
+    assert report["ok"] and report["fts_ok"]
+
+
+def test_full_text_index_survives_a_group_whose_command_fails_to_apply(store, monkeypatch):
+    """A command that fails while its events are applied is rolled back alone; the index still
+    matches the items the rest of the group wrote."""
+    from ragixd.store.projectors import entities
+
+    item_id = create(store, title="gamma", content="original words")
+    real = entities.EntitiesProjector.apply
+    calls = {"n": 0}
+
+    def flaky(self, conn, event, changes):
+        calls["n"] += 1
+        if any(ch.after.title == "boom" for ch in changes):
+            raise ValueError("projector failure")
+        return real(self, conn, event, changes)
+
+    monkeypatch.setattr(entities.EntitiesProjector, "apply", flaky)
+    out = store.execute([c.UpdateItem(item_id, {"content": "replacement words"}),
+                         c.CreateItem({"title": "boom", "content": "never indexed"}),
+                         c.CreateItem({"title": "delta", "content": "kept words"})])
+    assert isinstance(out.results[1], Exception)
+    assert _fts_ids(store, "replacement") == [item_id] and _fts_ids(store, "original") == []
+    assert _fts_ids(store, "never") == [] and len(_fts_ids(store, "kept")) == 1
+    monkeypatch.setattr(entities.EntitiesProjector, "apply", real)
+    report = store.verify()
+    assert report["ok"] and report["fts_ok"]

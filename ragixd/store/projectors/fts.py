@@ -1,16 +1,23 @@
 """The full-text projection: FTS5 in external-content mode over memory_items.
 
-Triggers on memory_items keep the index in step with the items projection inside the same
-transaction. The tokenizer folds diacritics (remove_diacritics 2) so 'securite' finds
-'Sécurité' and the reverse, and stems English with porter.
+The tokenizer folds diacritics (remove_diacritics 2) so 'securite' finds 'Sécurité' and the
+reverse, and stems English with porter.
+
+The index is written once per group, at its end, in the group's transaction: one statement
+removes the old text of the items the group changed and one indexes their new text. Row-by-
+row triggers would make FTS5 flush its pending terms to disk at every statement of the group
+(each statement's savepoint forces a flush), which cost more than everything else in a write.
 """
 
 from __future__ import annotations
+
+import json
 
 import apsw
 
 from ...domain.events import Event
 from .base import ItemChange
+from .items import fts_values
 
 FTS_DDL = """
 CREATE VIRTUAL TABLE memory_items_fts USING fts5(
@@ -37,43 +44,65 @@ BEGIN
     VALUES (new.rid, new.title, new.content, new.tags, new.entities);
 END;
 """
-TRIGGERS = ("memory_items_fts_ai", "memory_items_fts_bd", "memory_items_fts_au")
+# Migration 4: the projector indexes each group in bulk; the row triggers go.
+BULK_DDL = """
+DROP TRIGGER IF EXISTS memory_items_fts_ai;
+DROP TRIGGER IF EXISTS memory_items_fts_au;
+"""
 
-
-def trigger_sql(conn: apsw.Connection) -> list[str]:
-    rows = conn.execute(
-        f"SELECT sql FROM sqlite_master WHERE type='trigger' AND name IN ({','.join('?' * len(TRIGGERS))})",
-        TRIGGERS)
-    return [r[0] for r in rows]
-
-
-def suspend(conn: apsw.Connection) -> list[str]:
-    """Drop the sync triggers (for a bulk replay); return their SQL to restore them."""
-    saved = trigger_sql(conn)
-    for name in TRIGGERS:
-        conn.execute(f"DROP TRIGGER IF EXISTS {name}")
-    return saved
-
-
-def resume(conn: apsw.Connection, saved: list[str], reindex: bool = True) -> None:
-    """Restore the triggers and, unless told not to, index every item in one pass."""
-    for sql in saved:
-        conn.execute(sql)
-    if reindex:
-        conn.execute("INSERT INTO memory_items_fts(memory_items_fts) VALUES ('rebuild')")
-
-
+# Old text is removed row by row, bound exactly as it was indexed (updates are the rare case);
+# new text is indexed by one statement for the whole group.
+DELETE_SQL = (
+    "INSERT INTO memory_items_fts(memory_items_fts, rowid, title, content, tags, entities) "
+    "VALUES ('delete', ?, ?, ?, ?, ?)"
+)
+INDEX_SQL = """
+INSERT INTO memory_items_fts(rowid, title, content, tags, entities)
+SELECT rid, title, content, tags, entities FROM memory_items
+WHERE rid IN (SELECT value FROM json_each(?)) ORDER BY rid
+"""
+REBUILD_SQL = "INSERT INTO memory_items_fts(memory_items_fts) VALUES ('rebuild')"
 INTEGRITY_SQL = "INSERT INTO memory_items_fts(memory_items_fts, rank) VALUES ('integrity-check', 1)"
 
 
 class FtsProjector:
-    """The index follows memory_items through triggers; this records its position."""
+    """Collects the items a group changes; `flush` brings their index entries up to date."""
 
     name = "fts"
     tables = ("memory_items_fts",)
 
+    def __init__(self) -> None:
+        # rid -> the text the index holds for it now (None: not indexed yet).
+        self._pending: dict[int, tuple | None] = {}
+
     def apply(self, conn: apsw.Connection, event: Event, changes: list[ItemChange]) -> None:
-        return None
+        for change in changes:
+            if change.rid in self._pending:
+                continue
+            if change.before is None:
+                self._pending[change.rid] = None
+            else:
+                before = fts_values(change.before)
+                if before != fts_values(change.after):
+                    self._pending[change.rid] = before
+
+    def flush(self, conn: apsw.Connection, index: bool = True) -> None:
+        pending, self._pending = self._pending, {}
+        if not pending or not index:
+            return
+        stale = [[rid, *text] for rid, text in pending.items() if text is not None]
+        if stale:
+            conn.executemany(DELETE_SQL, stale)
+        conn.execute(INDEX_SQL, (json.dumps(sorted(pending)),))
+
+    def discard(self) -> None:
+        """Forget what a rolled-back group collected."""
+        self._pending = {}
+
+
+def rebuild(conn: apsw.Connection) -> None:
+    """Index every item afresh in one pass."""
+    conn.execute(REBUILD_SQL)
 
 
 def integrity_ok(conn: apsw.Connection) -> bool:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import apsw
 
@@ -56,8 +55,8 @@ COLUMNS = (
     "superseded_by", "archived", "content_hash",
 )
 SELECT_COLUMNS = ", ".join(COLUMNS)
-UPSERT_SQL = (
-    f"INSERT OR REPLACE INTO memory_items({SELECT_COLUMNS}) VALUES ({', '.join('?' * len(COLUMNS))})"
+INSERT_SQL = (
+    f"INSERT INTO memory_items({SELECT_COLUMNS}) VALUES ({', '.join('?' * len(COLUMNS))})"
 )
 UPDATE_SQL = (
     "UPDATE memory_items SET "
@@ -72,6 +71,11 @@ BY_ID_SQL = f"SELECT {SELECT_COLUMNS} FROM memory_items WHERE id=?"
 # One encoder reused: json.dumps with options builds a new encoder on every call.
 _JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 _dumps = _JSON.encode
+
+
+def fts_values(item: MemoryItem) -> tuple[str, str, str, str]:
+    """The columns the full-text index reads (title, content, tags, entities), as stored."""
+    return item.title, item.content, _dumps(list(item.tags)), _dumps(list(item.entities))
 
 
 def item_to_row(item: MemoryItem, rid: int) -> tuple:
@@ -117,7 +121,7 @@ class ItemsProjector:
         for change in changes:
             row = item_to_row(change.after, change.rid)
             if change.before is None:
-                conn.execute(UPSERT_SQL, row)
+                conn.execute(INSERT_SQL, row)
             elif change.after != change.before:
                 conn.execute(UPDATE_SQL, row[2:] + (change.rid,))
             else:
