@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 
 from .injection_phrases import phrase_rules
-from .literals import LiteralScanner
 from .normalize import squeeze
 from .rules import INJECTION, Rule
 
@@ -127,17 +126,16 @@ _SQUEEZED_LEAK = re.compile(
     r"(?:system|initial|original|hidden|secret)prompt"
 )
 _NOT_LETTERS = re.compile(r"[^a-z]+")
-_SQUEEZED_STEMS = ("ignor", "disregard", "forget", "overlook", "bypass", "oubli", "youarenow",
-                   "doanythingnow", "developermode", "systemprompt", "initialprompt", "originalprompt",
-                   "hiddenprompt", "secretprompt")
-
-
-_SQUEEZED_STEM_SCANNER = LiteralScanner(_SQUEEZED_STEMS)
+# Every match of the three regexes above holds one of these (the five "…prompt" stems of the
+# leak regex share "prompt"). The squeezed view is all letters, where a regex literal scanner
+# stops at nearly every character; ten substring tests skip through it instead.
+_SQUEEZED_STEMS = ("prompt", "ignor", "forget", "disregard", "overlook", "bypass", "oubli", "youarenow",
+                   "doanythingnow", "developermode")
 
 
 def _obfuscated(prose: str) -> bool:
     squeezed = squeeze(prose)
-    if not _SQUEEZED_STEM_SCANNER.any_present(squeezed):
+    if not any(map(squeezed.__contains__, _SQUEEZED_STEMS)):
         return False
     if _SQUEEZED_MARKERS.search(squeezed):
         return True
