@@ -25,6 +25,8 @@ tres sans sous chez comme donc dont alors aussi ainsi car cela ceci ca si quand 
 
 def fold(text: str) -> str:
     """Lower-case and strip diacritics: 'Sécurité' -> 'securite'."""
+    if text.isascii():  # nothing to decompose: the common case, kept cheap
+        return text.lower()
     decomposed = unicodedata.normalize("NFKD", text.lower())
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 

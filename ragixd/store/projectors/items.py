@@ -58,11 +58,25 @@ SELECT_COLUMNS = ", ".join(COLUMNS)
 INSERT_SQL = (
     f"INSERT INTO memory_items({SELECT_COLUMNS}) VALUES ({', '.join('?' * len(COLUMNS))})"
 )
-UPDATE_SQL = (
-    "UPDATE memory_items SET "
-    + ", ".join(f"{c}=?" for c in COLUMNS[2:])
-    + " WHERE rid=?"
-)
+# The item field behind each column (the JSON columns hold one field each).
+FIELD_OF = {"links_json": "links", "provenance_json": "provenance"}
+_POSITION = {c: i for i, c in enumerate(COLUMNS)}
+_update_sql: dict[tuple[str, ...], str] = {}
+
+
+def update_sql(columns: tuple[str, ...]) -> str:
+    """UPDATE of just these columns: SQLite then leaves alone every index not built on them
+    (a usage count or a mention must not rewrite the id, time and hash indexes)."""
+    sql = _update_sql.get(columns)
+    if sql is None:
+        sql = _update_sql[columns] = (
+            "UPDATE memory_items SET " + ", ".join(f"{c}=?" for c in columns) + " WHERE rid=?")
+    return sql
+
+
+def changed_columns(before: MemoryItem, after: MemoryItem) -> tuple[str, ...]:
+    return tuple(c for c in COLUMNS[2:]
+                 if getattr(before, FIELD_OF.get(c, c)) != getattr(after, FIELD_OF.get(c, c)))
 DELETE_TAGS_SQL = "DELETE FROM item_tags WHERE rid=?"
 INSERT_TAG_SQL = "INSERT OR IGNORE INTO item_tags(rid, tag) VALUES (?, ?)"
 BY_ID_SQL = f"SELECT {SELECT_COLUMNS} FROM memory_items WHERE id=?"
@@ -119,13 +133,14 @@ class ItemsProjector:
 
     def apply(self, conn: apsw.Connection, event: Event, changes: list[ItemChange]) -> None:
         for change in changes:
-            row = item_to_row(change.after, change.rid)
             if change.before is None:
-                conn.execute(INSERT_SQL, row)
-            elif change.after != change.before:
-                conn.execute(UPDATE_SQL, row[2:] + (change.rid,))
+                conn.execute(INSERT_SQL, item_to_row(change.after, change.rid))
             else:
-                continue
+                columns = changed_columns(change.before, change.after)
+                if not columns:
+                    continue
+                row = item_to_row(change.after, change.rid)
+                conn.execute(update_sql(columns), [row[_POSITION[c]] for c in columns] + [change.rid])
             if change.before is not None and change.before.tags != change.after.tags:
                 conn.execute(DELETE_TAGS_SQL, (change.rid,))
             if change.before is None or change.before.tags != change.after.tags:
