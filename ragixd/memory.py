@@ -8,6 +8,7 @@ are decided, so their vectors commit with the write.
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -58,6 +59,7 @@ class Memory:
         self.submit: Callable[[list[Any]], list[Any]] = self._submit_direct
         self.backfillers: list[Backfiller] = []
         self._backfill = backfill
+        self.applied = threading.Condition()
 
     # -- the interface the writer uses --------------------------------------------------------
 
@@ -65,13 +67,26 @@ class Memory:
     def head_seq(self) -> int:
         return self.store.head_seq
 
-    def execute_attributed(self, pairs: Sequence[tuple[Any, str]]) -> GroupResult:
+    def execute_attributed(self, pairs: Sequence[tuple[Any, str]], *,
+                           settle: bool = True) -> GroupResult:
+        """Commit a group; with settle=False the caller answers first and settles after."""
         group = self.store.execute_attributed(pairs)
-        if group.events:
-            self.vectors.apply(self.store.reader(), group.events)
-            for backfiller in self.backfillers:
-                backfiller.wake()
+        if group.events and settle:
+            self.settle(group.events)
         return group
+
+    def settle(self, events: list[Any]) -> None:
+        """After a commit: bring the vector indexes up to it and wake the back-fillers."""
+        self.vectors.apply(self.store.reader(), events)
+        for backfiller in self.backfillers:
+            backfiller.wake()
+        with self.applied:
+            self.applied.notify_all()
+
+    def wait_applied(self, seq: int, timeout: float) -> bool:
+        """Wait up to `timeout` for applied_seq() to reach `seq` (woken by every settle)."""
+        with self.applied:
+            return self.applied.wait_for(lambda: self.applied_seq() >= seq, timeout)
 
     def execute(self, commands: Sequence[Any], actor: str = "local") -> GroupResult:
         return self.execute_attributed([(c, actor) for c in commands])

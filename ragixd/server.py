@@ -312,9 +312,10 @@ class Server:
                 return False
             for filler in self.memory.backfillers:
                 filler.wake()
-            self.writer.wait_for_seq(seq, min(remaining, 0.05))
-            if self.store.head_seq >= seq:
-                time.sleep(min(remaining, 0.005))
+            if self.store.head_seq < seq:
+                self.writer.wait_for_seq(seq, min(remaining, 0.05))
+            else:  # committed: wait for the settle step (woken at once), back-fills polled
+                self.memory.wait_applied(seq, min(remaining, 0.005))
         return True
 
     def submit_and_wait(self, commands: list[Any], actor: str = "backfill", timeout: float = 60.0) -> list[Any]:

@@ -2,7 +2,9 @@
 
 Jobs queue up while a group commits; the next group takes everything waiting (up to
 max_group commands), so many writers share one transaction and one fsync. A job's callback
-runs only after its group has committed: an answer means the write is durable.
+runs only after its group has committed: an answer means the write is durable. Work that
+follows a commit but is not needed for durability (the vector index, the event stream) runs
+after the answers; reads that must see it wait for it with min_seq.
 """
 
 from __future__ import annotations
@@ -10,13 +12,24 @@ from __future__ import annotations
 import queue
 import threading
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Protocol, Sequence
 
 from .errors import Busy, RagixError, StoreError
 from .logs import get
-from .store.store import Store
+from .store.store import GroupResult
 
 log = get("ragixd.writer")
+
+
+class Committer(Protocol):
+    """What the writer drives (the Memory): commit a group durably, then settle it."""
+
+    head_seq: int
+
+    def execute_attributed(self, pairs: Sequence[tuple[Any, str]], *,
+                           settle: bool = True) -> GroupResult: ...
+
+    def settle(self, events: list[Any]) -> None: ...
 
 
 @dataclass
@@ -38,7 +51,7 @@ _STOP = object()
 
 
 class Writer:
-    def __init__(self, store: Store, max_group: int = 1024,
+    def __init__(self, store: Committer, max_group: int = 1024,
                  on_commit: Callable[[list[Any]], None] | None = None,
                  on_start: Callable[[], None] | None = None,
                  on_exit: Callable[[], None] | None = None) -> None:
@@ -122,7 +135,7 @@ class Writer:
             return
         pairs = [(cmd, job.actor) for job in jobs for cmd in job.commands]
         try:
-            group = self.store.execute_attributed(pairs)
+            group = self.store.execute_attributed(pairs, settle=False)
             results, seq = group.results, group.seq
         except RagixError as err:
             log.error("writer.group_failed", error=str(err), commands=len(pairs))
@@ -138,8 +151,10 @@ class Writer:
             part = results[at:at + len(job.commands)]
             at += len(job.commands)
             self._safe(job.done, part, seq)
-        if group is not None and group.events and self.on_commit:
-            self._safe(self.on_commit, group.events)
+        if group is not None and group.events:
+            self._safe(self.store.settle, group.events)
+            if self.on_commit:
+                self._safe(self.on_commit, group.events)
 
     def _call(self, call: Call) -> None:
         try:

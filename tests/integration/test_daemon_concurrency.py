@@ -160,3 +160,15 @@ def test_a_query_waiting_for_a_future_seq_sees_the_write_that_reaches_it(daemon)
         assert status["head_seq"] == written["seq"]
         assert status["projectors"] and set(status["projectors"].values()) == {written["seq"]}
     c.close()
+
+
+def test_a_vector_search_with_min_seq_sees_the_write_just_answered(daemon):
+    """The vector index is brought up to a commit after its answer is sent; a query carrying
+    the write's seq waits for that step, so read-your-writes holds for vector search too."""
+    c = daemon.client()
+    for n in range(15):
+        title = f"zebu{n} quokka{n} vector read"
+        written = c.write(title=title, content=f"okapi{n} tapir{n} axolotl{n}")
+        found = c.search(f"zebu{n} quokka{n} okapi{n}", mode="vector", k=3, min_seq=written["seq"])
+        assert written["id"] in [i["id"] for i in found["items"]]
+    c.close()
