@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import msgpack
 from typing import Any
 
 import apsw
+import msgpack
 
 from ..domain.item import MemoryItem
 from ..domain.palace import LEVELS, split_path
@@ -68,8 +68,9 @@ def timeline(conn: apsw.Connection, anchor: str, before: int = 5, after: int = 5
     return items[: len(older)] + [anchor_item] + items[len(older):]
 
 
-def match_expression(query: str) -> str | None:
-    """An FTS5 MATCH string that treats every word of `query` as a literal term (any of them).
+def match_expression(query: str, every: bool = False) -> str | None:
+    """An FTS5 MATCH string that treats every word of `query` as a literal term: any of them,
+    or all of them with `every`.
 
     Operators, quotes, column filters and other FTS5 syntax in the query become plain words,
     so a query can never raise or change meaning; None when there is no word at all.
@@ -77,32 +78,49 @@ def match_expression(query: str) -> str | None:
     terms = content_terms(query)
     if not terms:
         return None
-    return " OR ".join(f'"{t}"' for t in terms)
+    return (" AND " if every else " OR ").join(f'"{t}"' for t in terms)
+
+
+# Rank in FTS alone (a cheap top-n by bm25), then join and filter only the rows it kept.
+_TOP_SQL = (
+    "SELECT {cols}, -r.rank FROM (SELECT rowid, rank FROM memory_items_fts "
+    "WHERE memory_items_fts MATCH ? ORDER BY rank LIMIT ?) r "
+    "JOIN memory_items i ON i.rid = r.rowid WHERE {where} ORDER BY r.rank, i.id LIMIT ?"
+)
+# When that gave too few (few matches, or filters removed many): rank every match that passes.
+_ALL_SQL = (
+    "SELECT {cols}, -f.rank FROM memory_items_fts f JOIN memory_items i ON i.rid = f.rowid "
+    "WHERE memory_items_fts MATCH ? AND {where} ORDER BY f.rank, i.id LIMIT ?"
+)
+
+
+def _fts(conn: apsw.Connection, query: str, cols: str, filters: Filters | None, n: int) -> list[tuple]:
+    """Rows of `cols` plus the score, best first (ties by id).
+
+    Items holding every term are tried first: when n of them are among the best matches and
+    pass the filters they are the answer, as matching all words is cheap (posting lists are
+    intersected) where matching any word ranks every item holding a common one. Otherwise
+    every item holding any term is ranked by bm25 alone.
+    """
+    every = match_expression(query, every=True)
+    if every is None or n <= 0:
+        return []
+    where, params = (filters or Filters()).where()
+    top = _TOP_SQL.format(cols=cols, where=where)
+    if " AND " in every:
+        rows = conn.execute(top, [every, n * 4 + 20, *params, n]).fetchall()
+        if len(rows) >= n:
+            return rows
+    expr = match_expression(query) or every
+    rows = conn.execute(top, [expr, n * 4 + 20, *params, n]).fetchall()
+    if len(rows) < n:
+        rows = conn.execute(_ALL_SQL.format(cols=cols, where=where), [expr, *params, n]).fetchall()
+    return rows
 
 
 def search(conn: apsw.Connection, query: str, filters: Filters | None = None, k: int = 10) -> list[tuple[MemoryItem, float]]:
     """Full-text search: (item, score) pairs, best first; score = -bm25, higher is better."""
-    expr = match_expression(query)
-    if expr is None or k <= 0:
-        return []
-    f = filters or Filters()
-    where, params = f.where()
-    # Fast path: rank in FTS alone (cheap top-k), then filter; fall back when filters bite.
-    probe = k * 4 + 20
-    sql = (
-        f"SELECT {ITEM_COLS}, -r.rank FROM (SELECT rowid, rank FROM memory_items_fts "
-        "WHERE memory_items_fts MATCH ? ORDER BY rank LIMIT ?) r "
-        f"JOIN memory_items i ON i.rid = r.rowid WHERE {where} ORDER BY r.rank, i.id LIMIT ?"
-    )
-    rows = conn.execute(sql, [expr, probe, *params, k]).fetchall()
-    if len(rows) < k:
-        sql = (
-            f"SELECT {ITEM_COLS}, -f.rank FROM memory_items_fts f JOIN memory_items i "
-            f"ON i.rid = f.rowid WHERE memory_items_fts MATCH ? AND {where} "
-            "ORDER BY f.rank, i.id LIMIT ?"
-        )
-        rows = conn.execute(sql, [expr, *params, k]).fetchall()
-    return [(row_to_item(r[:-1])[1], float(r[-1])) for r in rows]
+    return [(row_to_item(r[:-1])[1], float(r[-1])) for r in _fts(conn, query, ITEM_COLS, filters, k)]
 
 
 def stats(conn: apsw.Connection, visible_stores: tuple[str, ...] | None = None) -> dict[str, Any]:

@@ -1,0 +1,49 @@
+"""Full-text search strategy: items holding every query word first, bm25 over any word when
+there are too few of them, filters applied on both paths."""
+
+from ragixd.domain import commands as c
+from ragixd.store import queries
+from ragixd.store.filters import Filters
+
+
+def create(s, **fields):
+    fields.setdefault("content", "")
+    return s.run(c.CreateItem(fields))["id"]
+
+
+def corpus(store):
+    """'kafka' is rare and 'retention' common: under any-word bm25 the short item about kafka
+    alone outranks the long items holding both words."""
+    lone = create(store, title="kafka", content="kafka kafka brokers")
+    both = [create(store, title=f"retention note {i}",
+                   content=f"kafka topics keep data under a retention window of {i} days, then the "
+                           "log cleaner removes old segments and compaction runs in the background")
+            for i in range(3)]
+    for i in range(30):
+        create(store, title=f"other {i}", content=f"retention of backups number {i}")
+    return lone, both
+
+
+def test_items_holding_every_word_come_first_when_there_are_enough(store):
+    lone, both = corpus(store)
+    wide = store.search("kafka retention", k=5)  # only 3 hold both words: bm25 over any word
+    assert wide[0][0].id == lone
+    narrow = store.search("kafka retention", k=3)
+    assert {i.id for i, _ in narrow} == set(both)
+    scores = [s for _, s in narrow]
+    assert scores == sorted(scores, reverse=True) and scores[-1] > 0
+
+
+def test_filters_apply_to_items_holding_every_word(store):
+    _lone, both = corpus(store)
+    store.run(c.ArchiveItem(both[0]))
+    found = [i.id for i, _ in store.search("kafka retention", k=2)]
+    assert both[0] not in found and set(found) == set(both[1:])
+    with_archived = store.search("kafka retention", Filters(include_archived=True), k=3)
+    assert {i.id for i, _ in with_archived} == set(both)
+
+
+def test_match_expressions_quote_every_word():
+    assert queries.match_expression('kafka "retention" OR x') == '"kafka" OR "retention"'
+    assert queries.match_expression("kafka retention", every=True) == '"kafka" AND "retention"'
+    assert queries.match_expression("  ") is None
