@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Iterator, Mapping
 
 from ...errors import ConfigError
@@ -119,25 +120,44 @@ def _decide(hits: list[RuleHit], expiry_hours: int) -> Verdict:
 
 def iter_text_fields(value: Any, path: str = "", depth: int = 0) -> Iterator[tuple[str, str]]:
     """(field path, text) for every string inside a proposal; lists of strings are joined."""
+    out: list[tuple[str, str]] = []
+    _collect_text_fields(value, path, depth, out)
+    return iter(out)
+
+
+# Values that hold no text: skipped without a call (most fields of an item are these or str).
+_NO_TEXT = (int, float, type(None))
+
+
+def _collect_text_fields(value: Any, path: str, depth: int, out: list[tuple[str, str]]) -> None:
+    """iter_text_fields into a list: one call per container rather than a generator per value."""
     if depth > _MAX_DEPTH:
         return
     if isinstance(value, str):
-        yield path or "content", value
+        out.append((path or "content", value))
     elif isinstance(value, Mapping):
         for key, item in value.items():
             sub = f"{path}.{key}" if path else str(key)
-            if isinstance(key, str) and not _PLAIN_KEY.match(key):
-                yield f"{sub}<key>", key
-            yield from iter_text_fields(item, sub, depth + 1)
+            if isinstance(key, str) and not _plain_key(key):
+                out.append((f"{sub}<key>", key))
+            if isinstance(item, str) and depth < _MAX_DEPTH:
+                out.append((sub, item))
+            elif not isinstance(item, _NO_TEXT):
+                _collect_text_fields(item, sub, depth + 1, out)
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        yield from iter_text_fields(dataclasses.asdict(value), path, depth + 1)
+        _collect_text_fields(dataclasses.asdict(value), path, depth + 1, out)
     elif isinstance(value, (list, tuple, set, frozenset)):
         items = list(value)
         if items and all(isinstance(i, str) for i in items):
-            yield path, "\n".join(items)
+            out.append((path, "\n".join(items)))
         else:
             for i, item in enumerate(items):
-                yield from iter_text_fields(item, f"{path}[{i}]", depth + 1)
+                _collect_text_fields(item, f"{path}[{i}]", depth + 1, out)
+
+
+@lru_cache(maxsize=1024)  # field names repeat from one proposal to the next
+def _plain_key(key: str) -> bool:
+    return _PLAIN_KEY.match(key) is not None
 
 
 class Policy:

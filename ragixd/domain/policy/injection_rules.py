@@ -133,6 +133,11 @@ _SQUEEZED_STEMS = ("prompt", "ignor", "forget", "disregard", "overlook", "bypass
                    "doanythingnow", "developermode")
 
 
+def _may_be_obfuscated(prose: str) -> bool:
+    squeezed = squeeze(prose)
+    return any(map(squeezed.__contains__, _SQUEEZED_STEMS))
+
+
 def _obfuscated(prose: str) -> bool:
     squeezed = squeeze(prose)
     if not any(map(squeezed.__contains__, _SQUEEZED_STEMS)):
@@ -192,5 +197,5 @@ def injection_rules() -> list[Rule]:
              needles=("image", "markdown", "![")),
         Rule(id="injection.obfuscated_override", kind=INJECTION, family="obfuscation",
              description="hides an instruction override behind leetspeak or split letters",
-             check=_obfuscated),
+             check=_obfuscated, prefilter=_may_be_obfuscated),
     ]

@@ -39,6 +39,10 @@ class Rule:
       occurrences of these literals (`window` = characters before, after), never over the
       whole text.
 
+    `prefilter`, optional, is a cheap necessary condition on the view for a rule that has no
+    literal to gate on: the rule only runs where it returns True, and a text on which every
+    rule's gate and prefilter fails is accepted without running any rule.
+
     `finder`, optional, is a regex that matches wherever `pattern` does (typically `pattern`
     without its leading look-behind, which stops the regex engine from skipping ahead to a
     literal prefix): it is searched first, and `pattern` only from its first match on.
@@ -62,6 +66,7 @@ class Rule:
     window: tuple[int, int] = (120, 240)
     view: str = ""
     finder: re.Pattern[str] | None = None
+    prefilter: Callable[[str], bool] | None = None
 
     def __post_init__(self) -> None:
         if self.severity not in SEVERITIES:
@@ -95,6 +100,8 @@ class Rule:
     def fires(self, text: str) -> bool:
         """Does the rule match `text` (its view)? Prefilters are applied here too."""
         if self.needles and not any(n in text.lower() for n in self.needles):
+            return False
+        if self.prefilter is not None and not self.prefilter(text):
             return False
         if self.check is not None:
             return self.check(text)

@@ -104,38 +104,102 @@ class RuleIndex:
             for literal, indexes in unlocks.get(gate, {}).items():
                 both.setdefault(literal, []).extend(indexes)
         self.both = _Gate(both) if both else None
+        # Rules outside the long view that no literal gates: with a prefilter each, a text
+        # that passes no gate and no prefilter needs no rule run at all (`quiet`).
+        ungated = [self.rules[i] for view, ids in always.items() if view != "long" for i in ids]
+        self.prefilters = tuple((rule.prefilter, rule.reads) for rule in ungated if rule.prefilter is not None)
+        self.can_be_quiet = all(rule.prefilter is not None for rule in ungated)
+        # How many rules at the head of the list read only the long-token view.
+        self.lead = next((i for i, rule in enumerate(self.rules) if rule.reads != "long"), len(self.rules))
         self.meta = tuple(
             (rule, rule.reads, "lower" if rule.reads == "text" else rule.reads,
-             _CHECK if rule.check is not None else _ANCHORED if rule.anchors else _PATTERN)
+             _CHECK if rule.check is not None else _ANCHORED if rule.anchors else _PATTERN, rule.prefilter)
             for rule in self.rules)
 
-    def candidates(self, views: Views) -> list[int]:
-        """Indexes of the rules worth running on these views, in rule order."""
+    def quiet_ascii(self, text: str) -> bool:
+        """`quiet` for normalised ASCII text, without building its views (most field values)."""
+        if not self.can_be_quiet or "%" in text or "&" in text:
+            return False
+        if _LONG_RUN in text.encode("ascii").translate(_RUNS):
+            return False  # a long token: the long-view rules and the decoders have work
+        lower = text.lower()
+        if self.both is not None and self.both.scanner.any_present(lower):
+            return False
+        return not any(prefilter(text if reads == "text" else lower) for prefilter, reads in self.prefilters)
+
+    def quiet(self, views: Views, normalized: str) -> bool:
+        """True when no rule can fire on the text or its decodings: no long token (so nothing
+        to decode there either), nothing percent- or entity-encoded, no gate literal in any
+        view and no prefilter passing. The common case for prose; one literal scan decides."""
+        if not self.can_be_quiet or views.long or "%" in normalized or "&" in normalized:
+            return False
+        if views.prose is views.lower:
+            if self.both is not None and self.both.scanner.any_present(views.lower):
+                return False
+        else:
+            for gate_name, gate in self.gates.items():
+                if gate_name != "long" and gate.scanner.any_present(views.gate(gate_name)):
+                    return False
+        return not any(prefilter(views.read(reads)) for prefilter, reads in self.prefilters)
+
+    def _long_candidates(self, views: Views) -> set[int]:
+        """The rules unlocked by the long-token view (none when the text has no long token)."""
+        chosen: set[int] = set()
+        if views.long:
+            chosen.update(self.always.get("long", ()))
+            long_gate = self.gates.get("long")
+            if long_gate is not None:
+                long_gate.collect(views.long_lower, chosen)
+        return chosen
+
+    def _other_candidates(self, views: Views) -> set[int]:
+        """The rules unlocked by every other view."""
         chosen: set[int] = set()
         for view, indexes in self.always.items():
-            if view != "long" or views.long:
+            if view != "long":
                 chosen.update(indexes)
         if views.prose is views.lower:
             if self.both is not None and views.lower:
                 self.both.collect(views.lower, chosen)
-            long_gate = self.gates.get("long")
-            if views.long_lower and long_gate is not None:
-                long_gate.collect(views.long_lower, chosen)
-            return sorted(chosen)
+            return chosen
         for gate_name, gate in self.gates.items():
             text = views.gate(gate_name)
-            if text:
+            if text and gate_name != "long":
                 gate.collect(text, chosen)
-        return sorted(chosen)
+        return chosen
+
+    def candidates(self, views: Views) -> list[int]:
+        """Indexes of the rules worth running on these views, in rule order."""
+        return sorted(self._long_candidates(views) | self._other_candidates(views))
 
     def fired(self, views: Views, skip: set[str] | frozenset[str] = _NOTHING,
               first_only: bool = False) -> list[Rule]:
-        """Rules that match; with `first_only`, stop at the first hard match (the decision)."""
+        """Rules that match; with `first_only`, stop at the first hard match (the decision).
+
+        The rules run in rule order either way. The leading rules that read the long-token
+        view (the provider formats) are gated and run first: when one of them decides, the
+        scan of the other views for the rules after them is never made.
+        """
         out: list[Rule] = []
+        lead = self.lead
+        long_ids = self._long_candidates(views)
+        if lead and long_ids:
+            first = sorted(i for i in long_ids if i < lead)
+            if self._run(first, views, skip, first_only, out):
+                return out
+        rest = sorted(i for i in long_ids | self._other_candidates(views) if i >= lead)
+        self._run(rest, views, skip, first_only, out)
+        return out
+
+    def _run(self, indexes: list[int], views: Views, skip: set[str] | frozenset[str], first_only: bool,
+             out: list[Rule]) -> bool:
+        """Run these rules in order, appending those that match; True once decided."""
         meta = self.meta
-        for i in self.candidates(views):
-            rule, reads, gate, how = meta[i]
+        for i in indexes:
+            rule, reads, gate, how, prefilter = meta[i]
             if skip and rule.id in skip:
+                continue
+            if prefilter is not None and not prefilter(views.read(reads)):
                 continue
             if how == _CHECK:
                 hit = rule.check(views.read(reads))  # type: ignore[misc]
@@ -147,14 +211,21 @@ class RuleIndex:
             if hit:
                 out.append(rule)
                 if first_only and rule.severity == "hard":
-                    break
-        return out
+                    return True
+        return False
 
 
 def scan(index: RuleIndex, text: str, first_only: bool = False) -> list[tuple[Rule, bool]]:
     """(rule, found only after decoding) for every rule that fires on `text` or its decodings."""
     normalized = normalize(text)
-    views = Views(normalized)
+    if normalized.isascii():
+        if index.quiet_ascii(normalized):
+            return []
+        views = Views(normalized)
+    else:
+        views = Views(normalized)
+        if index.quiet(views, normalized):
+            return []
     fired = index.fired(views, _NOTHING, first_only)
     found = [(rule, False) for rule in fired]
     if first_only and fired and fired[-1].severity == "hard":
