@@ -6,7 +6,8 @@ Validation raises InvalidInput naming the field, before anything is written.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from dataclasses import fields as dataclass_fields
 from typing import Any, Mapping
 
 from ..errors import InvalidInput
@@ -114,8 +115,19 @@ class MemoryItem:
         }
 
     def evolve(self, **changes: Any) -> "MemoryItem":
-        return replace(self, **changes)
+        """A copy with some fields changed. Copies the instance dict directly: dataclasses.replace
+        re-runs __init__ field by field, which the write and replay paths felt."""
+        unknown = changes.keys() - _ITEM_FIELDS
+        if unknown:
+            raise TypeError(f"MemoryItem has no field {sorted(unknown)[0]!r}")
+        copy = object.__new__(MemoryItem)
+        state = copy.__dict__
+        state.update(self.__dict__)
+        state.update(changes)
+        return copy
 
+
+_ITEM_FIELDS = frozenset(f.name for f in dataclass_fields(MemoryItem))
 
 # Fields a caller may set at creation; the rest are derived.
 CREATE_FIELDS = (

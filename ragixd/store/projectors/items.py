@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import apsw
 
@@ -58,9 +59,24 @@ SELECT_COLUMNS = ", ".join(COLUMNS)
 INSERT_SQL = (
     f"INSERT INTO memory_items({SELECT_COLUMNS}) VALUES ({', '.join('?' * len(COLUMNS))})"
 )
-# The item field behind each column (the JSON columns hold one field each).
-FIELD_OF = {"links_json": "links", "provenance_json": "provenance"}
-_POSITION = {c: i for i, c in enumerate(COLUMNS)}
+DELETE_TAGS_SQL = "DELETE FROM item_tags WHERE rid=?"
+INSERT_TAG_SQL = "INSERT OR IGNORE INTO item_tags(rid, tag) VALUES (?, ?)"
+BY_ID_SQL = f"SELECT {SELECT_COLUMNS} FROM memory_items WHERE id=?"
+
+
+# One encoder reused: json.dumps with options builds a new encoder on every call.
+_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+_dumps = _JSON.encode
+
+# The column each item field is stored in, and how its value is written there.
+_COLUMN_OF = {"links": "links_json", "provenance": "provenance_json"}
+_WRITE = {
+    "tags": lambda v: _dumps(list(v)),
+    "entities": lambda v: _dumps(list(v)),
+    "links": lambda v: _dumps([{"rel": r, "to": t} for r, t in v]),
+    "provenance": lambda v: _dumps(v.to_dict()),
+    "archived": int,
+}
 _update_sql: dict[tuple[str, ...], str] = {}
 
 
@@ -74,17 +90,16 @@ def update_sql(columns: tuple[str, ...]) -> str:
     return sql
 
 
-def changed_columns(before: MemoryItem, after: MemoryItem) -> tuple[str, ...]:
-    return tuple(c for c in COLUMNS[2:]
-                 if getattr(before, FIELD_OF.get(c, c)) != getattr(after, FIELD_OF.get(c, c)))
-DELETE_TAGS_SQL = "DELETE FROM item_tags WHERE rid=?"
-INSERT_TAG_SQL = "INSERT OR IGNORE INTO item_tags(rid, tag) VALUES (?, ?)"
-BY_ID_SQL = f"SELECT {SELECT_COLUMNS} FROM memory_items WHERE id=?"
-
-
-# One encoder reused: json.dumps with options builds a new encoder on every call.
-_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-_dumps = _JSON.encode
+def changed_values(before: MemoryItem, after: MemoryItem) -> tuple[tuple[str, ...], list[Any]]:
+    """The columns whose stored value differs between two states of an item, and the new values."""
+    old = before.__dict__
+    columns, values = [], []
+    for name, value in after.__dict__.items():
+        if old[name] != value:
+            columns.append(_COLUMN_OF.get(name, name))
+            write = _WRITE.get(name)
+            values.append(write(value) if write else value)
+    return tuple(columns), values
 
 
 def fts_values(item: MemoryItem) -> tuple[str, str, str, str]:
@@ -103,7 +118,20 @@ def item_to_row(item: MemoryItem, rid: int) -> tuple:
     )
 
 
-_loads = json.JSONDecoder().decode
+_DECODER = json.JSONDecoder()
+_scan = _DECODER.scan_once
+
+
+def _loads(text: str) -> Any:
+    """json.loads for the compact JSON this module writes: the C scanner straight away (the
+    columns hold no surrounding whitespace), with empty lists short-cut."""
+    if text == "[]":
+        return []
+    try:
+        value, end = _scan(text, 0)
+    except StopIteration:
+        return _DECODER.decode(text)  # raises the usual JSONDecodeError
+    return value if end == len(text) else _DECODER.decode(text)
 
 
 def row_to_item(row: tuple) -> tuple[int, MemoryItem]:
@@ -136,11 +164,10 @@ class ItemsProjector:
             if change.before is None:
                 conn.execute(INSERT_SQL, item_to_row(change.after, change.rid))
             else:
-                columns = changed_columns(change.before, change.after)
+                columns, values = changed_values(change.before, change.after)
                 if not columns:
                     continue
-                row = item_to_row(change.after, change.rid)
-                conn.execute(update_sql(columns), [row[_POSITION[c]] for c in columns] + [change.rid])
+                conn.execute(update_sql(columns), [*values, change.rid])
             if change.before is not None and change.before.tags != change.after.tags:
                 conn.execute(DELETE_TAGS_SQL, (change.rid,))
             if change.before is None or change.before.tags != change.after.tags:
