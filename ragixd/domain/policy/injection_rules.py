@@ -70,8 +70,22 @@ def _signal(i: int, flat: str) -> bool:
     return _JAILBREAK_SIGNALS[i].search(flat) is not None
 
 
+# Every match of the override-context regex holds one of these.
+_OVERRIDE_LITERALS = ("restrict", "limit", "filter", "censor", "rules", "ethic", "moral", "boundar", "guideline",
+                      "warning", "refus", "jailbr", "developer mode", "do anything now", "polic", "bound by",
+                      "broken free", "follow", "abide", "adhere", "regardless of", "illegal", "violat",
+                      "any request", "sans ")
+
+
 def _jailbreak(prose: str) -> bool:
     flat = " ".join(prose.split())
+    # Signals whose literals are absent cannot match. When the rest cannot add up to four,
+    # only the persona with the override context can decide: two regexes (the slow, ungated
+    # ones) at most, none when the override context is impossible.
+    possible = sum(any(lit in flat for lit in _SIGNAL_LITERALS[i]) for i in (2, 3, 4, 5, 6))
+    override = any(lit in flat for lit in _OVERRIDE_LITERALS)
+    if 1 + override + possible < 4:
+        return override and _signal(1, flat) and _signal(0, flat)
     persona = _signal(0, flat)
     if persona and _signal(1, flat):
         return True

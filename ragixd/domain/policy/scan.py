@@ -27,7 +27,10 @@ _LONG_RUN = b"x" * LONG_TOKEN
 
 def long_tokens(text: str) -> str:
     """The whitespace-free runs of LONG_TOKEN or more characters, one per line."""
-    if text.isascii() and _LONG_RUN not in text.encode("ascii").translate(_RUNS):
+    # Non-ASCII text is tested in UTF-8, where every byte of a non-ASCII character (Unicode
+    # spaces too) reads as a token byte: runs only look longer, so "no run" stays exact.
+    raw = text.encode("ascii") if text.isascii() else text.encode("utf-8", "replace")
+    if _LONG_RUN not in raw.translate(_RUNS):
         return ""
     words = strip_public_blocks(text).split()
     return "\n".join([w for w in words if len(w) >= LONG_TOKEN])
@@ -36,7 +39,7 @@ def long_tokens(text: str) -> str:
 class Views:
     """The texts rules read; `long` holds only whitespace-free runs of LONG_TOKEN or more chars."""
 
-    __slots__ = ("long", "long_lower", "lower", "prose", "text")
+    __slots__ = ("found", "long", "long_lower", "lower", "prose", "text")
 
     def __init__(self, normalized: str) -> None:
         lower = normalized.lower()
@@ -45,6 +48,8 @@ class Views:
         self.prose = lower if lower.isascii() else prose_view(normalized)
         self.long = long = long_tokens(normalized)
         self.long_lower = long.lower() if long else ""
+        # The lower/prose gate literals in `lower` when prose is lower, once scanned.
+        self.found: set[str] | None = None
 
     @classmethod
     def of(cls, normalized: str) -> Views:
@@ -71,9 +76,10 @@ class _Gate:
         self.unlocks = {lit: tuple(sorted(set(ids))) for lit, ids in unlocks.items()}
         self.scanner = LiteralScanner(unlocks)
 
-    def collect(self, text: str, chosen: set[int]) -> None:
+    def collect(self, text: str, chosen: set[int], found: set[str] | None = None) -> None:
+        """Add the rules unlocked in `text`; `found`, if given, is its literals already found."""
         unlocks = self.unlocks
-        for lit in self.scanner.present(text):
+        for lit in self.scanner.present(text) if found is None else found:
             chosen.update(unlocks[lit])
 
 
@@ -116,26 +122,18 @@ class RuleIndex:
              _CHECK if rule.check is not None else _ANCHORED if rule.anchors else _PATTERN, rule.prefilter)
             for rule in self.rules)
 
-    def quiet_ascii(self, text: str) -> bool:
-        """`quiet` for normalised ASCII text, without building its views (most field values)."""
-        if not self.can_be_quiet or "%" in text or "&" in text:
-            return False
-        if _LONG_RUN in text.encode("ascii").translate(_RUNS):
-            return False  # a long token: the long-view rules and the decoders have work
-        lower = text.lower()
-        if self.both is not None and self.both.scanner.any_present(lower):
-            return False
-        return not any(prefilter(text if reads == "text" else lower) for prefilter, reads in self.prefilters)
-
     def quiet(self, views: Views, normalized: str) -> bool:
         """True when no rule can fire on the text or its decodings: no long token (so nothing
         to decode there either), nothing percent- or entity-encoded, no gate literal in any
-        view and no prefilter passing. The common case for prose; one literal scan decides."""
+        view and no prefilter passing. The common case for prose; one literal scan decides,
+        and its answer is kept on `views` for the rules when it does not."""
         if not self.can_be_quiet or views.long or "%" in normalized or "&" in normalized:
             return False
         if views.prose is views.lower:
-            if self.both is not None and self.both.scanner.any_present(views.lower):
-                return False
+            if self.both is not None:
+                views.found = self.both.scanner.present(views.lower)
+                if views.found:
+                    return False
         else:
             for gate_name, gate in self.gates.items():
                 if gate_name != "long" and gate.scanner.any_present(views.gate(gate_name)):
@@ -160,7 +158,7 @@ class RuleIndex:
                 chosen.update(indexes)
         if views.prose is views.lower:
             if self.both is not None and views.lower:
-                self.both.collect(views.lower, chosen)
+                self.both.collect(views.lower, chosen, views.found)
             return chosen
         for gate_name, gate in self.gates.items():
             text = views.gate(gate_name)
@@ -218,14 +216,9 @@ class RuleIndex:
 def scan(index: RuleIndex, text: str, first_only: bool = False) -> list[tuple[Rule, bool]]:
     """(rule, found only after decoding) for every rule that fires on `text` or its decodings."""
     normalized = normalize(text)
-    if normalized.isascii():
-        if index.quiet_ascii(normalized):
-            return []
-        views = Views(normalized)
-    else:
-        views = Views(normalized)
-        if index.quiet(views, normalized):
-            return []
+    views = Views(normalized)
+    if index.quiet(views, normalized):
+        return []
     fired = index.fired(views, _NOTHING, first_only)
     found = [(rule, False) for rule in fired]
     if first_only and fired and fired[-1].severity == "hard":
