@@ -114,10 +114,12 @@ class HashEmbedder:
     def _hashes_to_arrays(
         self, hashes: list[int], weights: list[float]
     ) -> tuple[np.ndarray, np.ndarray]:
-        h = np.array(hashes, dtype=np.uint64)
-        cols = (h % np.uint64(self.dimension)).astype(np.int64)
-        signs = np.where(h >> np.uint64(63), 1.0, -1.0)
-        return cols, signs * np.asarray(weights, dtype=np.float64)
+        # Plain Python on a dozen values, then one array each: cheaper than numpy ops on tiny
+        # arrays (this runs for every word not seen before, on the write path).
+        dim = self.dimension
+        cols = np.array([h % dim for h in hashes], dtype=np.int64)
+        vals = np.array([w if h >> 63 else -w for h, w in zip(hashes, weights)], dtype=np.float64)
+        return cols, vals
 
 
 def _sublinear(count: int) -> float:
