@@ -36,6 +36,8 @@ REJECT = "reject"
 _KIND_LABEL = {SECRET: "secret pattern", INJECTION: "injection pattern"}
 _PLAIN_KEY = re.compile(r"^[A-Za-z_][\w.\-]{0,63}$")
 _MAX_DEPTH = 12
+_MEMO_MAX_CHARS = 64  # field values up to this long are remembered once found clean
+_MEMO_SIZE = 4096
 
 
 @dataclass(frozen=True)
@@ -173,6 +175,9 @@ class Policy:
         self._index = RuleIndex(self.rules)
         # RuleHits are immutable and depend only on (rule, field, decoded): built once each.
         self._hits: dict[tuple[str, str, bool], RuleHit] = {}
+        # Short field values no rule fired on. Types, tiers, scopes, source kinds and tags come
+        # back on nearly every write, and each would otherwise pay a scan's fixed cost again.
+        self._clean: set[str] = set()
         ids = [r.id for r in self.rules]
         duplicates = sorted({i for i in ids if ids.count(i) > 1})
         if duplicates:
@@ -190,9 +195,21 @@ class Policy:
     # -- content rules -------------------------------------------------------------------
 
     def _scan(self, text: str, fieldname: str, hits: dict[str, RuleHit]) -> None:
-        for rule, decoded in scan(self._index, text, not self.config.exhaustive):
+        short = len(text) <= _MEMO_MAX_CHARS
+        if short and text in self._clean:
+            return
+        found = scan(self._index, text, not self.config.exhaustive)
+        if not found and short:
+            if len(self._clean) >= _MEMO_SIZE:  # values come from proposals: keep it bounded
+                self._clean.clear()
+            self._clean.add(text)
+        for rule, decoded in found:
             if rule.id not in hits:
                 hits[rule.id] = self._cached_hit(rule, fieldname, decoded)
+
+    def clear_memo(self) -> None:
+        """Forget the short values already found clean (benchmarks start each pass empty)."""
+        self._clean.clear()
 
     def _cached_hit(self, rule: Rule, fieldname: str, decoded: bool) -> RuleHit:
         key = (rule.id, fieldname, decoded)
