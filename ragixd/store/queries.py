@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import apsw
 import msgpack
@@ -22,13 +22,32 @@ def get_items(conn: apsw.Connection, ids: list[str], filters: Filters | None = N
     """Items by id in the order asked; missing or invisible ids are left out."""
     f = filters or Filters(include_archived=True)
     where, params = f.where()
-    out = []
-    for item_id in ids:
-        row = conn.execute(f"SELECT {ITEM_COLS} FROM memory_items i WHERE i.id=? AND {where}",
-                           [item_id, *params]).fetchone()
-        if row:
-            out.append(row_to_item(row)[1])
+    found: dict[str, MemoryItem] = {}
+    for chunk in _chunks(list(dict.fromkeys(ids))):
+        rows = conn.execute(f"SELECT {ITEM_COLS} FROM memory_items i WHERE i.id IN ({_marks(chunk)}) "
+                            f"AND {where}", [*chunk, *params])
+        for row in rows:
+            item = row_to_item(row)[1]
+            found[item.id] = item
+    return [found[i] for i in ids if i in found]
+
+
+def items_by_rid(conn: apsw.Connection, rids: list[int]) -> dict[int, MemoryItem]:
+    """Items by row id, unfiltered (for rows already chosen through filters)."""
+    out: dict[int, MemoryItem] = {}
+    for chunk in _chunks(rids):
+        for row in conn.execute(f"SELECT {ITEM_COLS} FROM memory_items i WHERE i.rid IN ({_marks(chunk)})", chunk):
+            rid, item = row_to_item(row)
+            out[rid] = item
     return out
+
+
+def _chunks(values: list, size: int = 500) -> list[list]:
+    return [values[i:i + size] for i in range(0, len(values), size)]
+
+
+def _marks(values: list) -> str:
+    return ",".join("?" * len(values))
 
 
 def get_item(conn: apsw.Connection, item_id: str, filters: Filters | None = None) -> MemoryItem:
@@ -94,13 +113,14 @@ _ALL_SQL = (
 )
 
 
-def _fts(conn: apsw.Connection, query: str, cols: str, filters: Filters | None, n: int) -> list[tuple]:
+def _fts(conn: apsw.Connection, query: str, cols: str, filters: Filters | None, n: int,
+         enough: int | None = None) -> list[tuple]:
     """Rows of `cols` plus the score, best first (ties by id).
 
-    Items holding every term are tried first: when n of them are among the best matches and
-    pass the filters they are the answer, as matching all words is cheap (posting lists are
-    intersected) where matching any word ranks every item holding a common one. Otherwise
-    every item holding any term is ranked by bm25 alone.
+    Items holding every term are tried first: when `enough` of them (n by default) are among
+    the best matches and pass the filters, up to n of them are the answer, as matching all words
+    is cheap (posting lists are intersected) where matching any word ranks every item holding a
+    common one. Otherwise every item holding any term is ranked by bm25 alone.
     """
     every = match_expression(query, every=True)
     if every is None or n <= 0:
@@ -109,7 +129,7 @@ def _fts(conn: apsw.Connection, query: str, cols: str, filters: Filters | None, 
     top = _TOP_SQL.format(cols=cols, where=where)
     if " AND " in every:
         rows = conn.execute(top, [every, n * 4 + 20, *params, n]).fetchall()
-        if len(rows) >= n:
+        if len(rows) >= min(n, enough or n):
             return rows
     expr = match_expression(query) or every
     rows = conn.execute(top, [expr, n * 4 + 20, *params, n]).fetchall()
@@ -121,6 +141,79 @@ def _fts(conn: apsw.Connection, query: str, cols: str, filters: Filters | None, 
 def search(conn: apsw.Connection, query: str, filters: Filters | None = None, k: int = 10) -> list[tuple[MemoryItem, float]]:
     """Full-text search: (item, score) pairs, best first; score = -bm25, higher is better."""
     return [(row_to_item(r[:-1])[1], float(r[-1])) for r in _fts(conn, query, ITEM_COLS, filters, k)]
+
+
+class Candidate(NamedTuple):
+    """What ranking needs of an item, read without decoding the whole row."""
+    rid: int
+    id: str
+    tags: str            # the JSON array as stored
+    source_kind: str
+    source_id: str
+    hashes: int          # how many content hashes the provenance names
+    created_at: str
+    updated_at: str
+    usage_count: int
+    mention_count: int
+
+
+CANDIDATE_COLS = (
+    "i.rid, i.id, i.tags, coalesce(json_extract(i.provenance_json, '$.source_kind'), 'chat'), "
+    "coalesce(json_extract(i.provenance_json, '$.source_id'), ''), "
+    "coalesce(json_array_length(i.provenance_json, '$.content_hashes'), 0), "
+    "i.created_at, i.updated_at, i.usage_count, i.mention_count"
+)
+# One side of one anchor's neighbourhood: of the `window` items created nearest to it, those
+# whose source_id is the anchor's source plus one last ':'-part (rtrim keeps up to the last
+# ':'). near() joins many of these with UNION ALL into one statement.
+_NEAR_TERM = (
+    "SELECT * FROM (SELECT ? AS slot, rid, id, created_at FROM (SELECT i.rid, i.id, i.created_at, "
+    "coalesce(json_extract(i.provenance_json, '$.source_id'), '') AS sid FROM memory_items i "
+    "WHERE (i.created_at, i.rid) {op} (?, ?) AND {where} ORDER BY i.created_at {order}, i.rid {order} LIMIT ?) "
+    "WHERE rtrim(sid, replace(sid, ':', '')) = ? ORDER BY created_at {order}, rid {order} LIMIT ?)"
+)
+
+
+class Near(NamedTuple):
+    rid: int
+    id: str
+    created_at: str
+
+
+def search_candidates(conn: apsw.Connection, query: str, filters: Filters | None = None, n: int = 100,
+                      enough: int | None = None) -> list[tuple[Candidate, float]]:
+    """Full-text search as up to n (candidate, score) pairs, best first, rows left undecoded;
+    items holding every word alone when there are `enough` of them (see _fts)."""
+    rows = _fts(conn, query, CANDIDATE_COLS, filters, n, enough)
+    return [(Candidate(*r[:-1]), float(r[-1])) for r in rows]
+
+
+def candidates(conn: apsw.Connection, rids: list[int], filters: Filters) -> dict[int, Candidate]:
+    """The candidates among `rids` that pass the filters, by row id."""
+    where, params = filters.where()
+    out: dict[int, Candidate] = {}
+    for chunk in _chunks(rids):
+        rows = conn.execute(f"SELECT {CANDIDATE_COLS} FROM memory_items i WHERE i.rid IN ({_marks(chunk)}) "
+                            f"AND {where}", [*chunk, *params])
+        out.update((row[0], Candidate(*row)) for row in rows)
+    return out
+
+
+def near(conn: apsw.Connection, anchors: list[tuple[Candidate, str]], window: int, span: int,
+         filters: Filters) -> list[list[Near]]:
+    """For each (anchor, source): up to `span` items of that source on each side of the anchor,
+    among the `window` items created just before it and the `window` just after."""
+    where, params = filters.where()
+    out: list[list[Near]] = [[] for _ in anchors]
+    for start in range(0, len(anchors), 100):  # SQLite allows 500 terms in one compound select
+        terms, args = [], []
+        for slot, (anchor, source) in enumerate(anchors[start:start + 100], start):
+            for op, order in (("<", "DESC"), (">", "ASC")):
+                terms.append(_NEAR_TERM.format(op=op, where=where, order=order))
+                args += [slot, anchor.created_at, anchor.rid, *params, window, source + ":", span]
+        for slot, *row in conn.execute(" UNION ALL ".join(terms), args):
+            out[slot].append(Near(*row))
+    return out
 
 
 def stats(conn: apsw.Connection, visible_stores: tuple[str, ...] | None = None) -> dict[str, Any]:

@@ -1,0 +1,85 @@
+"""Hybrid ranking on light rows: context lent by neighbours of the same source, filters on
+every path, and hits that carry fully decoded items and the right signals."""
+
+import pytest
+
+from ragixd.domain import commands as c
+from ragixd.memory import Memory
+from ragixd.retrieval.hybrid import RecallConfig
+from ragixd.store.filters import Filters
+
+TURNS = [
+    "Alice: morning, how was the weekend?",
+    "Bob: we drove up north with the kids",
+    "Alice: did you finally visit the lighthouse museum?",
+    "Bob: yes, and the kids loved the old fresnel lens",
+    "Alice: I should take my nephew there in spring",
+]
+
+
+@pytest.fixture
+def memory(tmp_path):
+    m = Memory(tmp_path / "home", synchronous="OFF", embedders=[{"backend": "none"}], backfill=False,
+               recall=RecallConfig(neighbour_span=1))
+    yield m
+    m.close()
+
+
+def add(m, content, source_id="", **fields):
+    prov = {"source_kind": "chat", "source_id": source_id} if source_id else {}
+    return m.execute([c.CreateItem({"title": "", "content": content, "provenance": prov, **fields},
+                                   dedup=False)]).results[0]["id"]
+
+
+def search(m, query, k=10, **filters):
+    return m.search.search(m.store.reader(), query, Filters(**filters), k, "fts")[0]
+
+
+def chat(m):
+    ids = []
+    for n, text in enumerate(TURNS):
+        ids.append(add(m, text, f"chat-1:S1:{n}"))
+        if n == 2:
+            add(m, "Carol: the lighthouse tour is sold out", "chat-2:S1:0")  # another source, in between
+    return ids
+
+
+def test_neighbours_of_the_same_source_inherit_part_of_the_score(memory):
+    ids = chat(memory)
+    hits = {h.item.id: h for h in search(memory, "museum")}
+    best = hits[ids[2]]
+    assert best.signals["fused"] > 0
+    for neighbour in (ids[1], ids[3]):  # one on each side (span 1), the other source skipped
+        assert hits[neighbour].signals["neighbour"] == pytest.approx(0.5 * best.score)
+        assert hits[neighbour].signals["fused"] == 0.0
+    assert ids[0] not in hits and ids[4] not in hits
+
+
+def test_filters_apply_to_neighbours(memory):
+    ids = chat(memory)
+    memory.execute([c.ArchiveItem(ids[1])])
+    found = {h.item.id for h in search(memory, "museum")}
+    assert ids[1] not in found and ids[3] in found
+    assert {h.item.id for h in search(memory, "museum", tags=("nothing",))} == set()
+
+
+def test_hits_carry_whole_items_and_light_row_signals(memory):
+    doc = memory.execute([c.CreateItem({
+        "title": "Lighthouse lens", "content": "fresnel lens catalogue", "tags": ["lens", "museum"],
+        "provenance": {"source_kind": "doc", "source_id": "lens.md:1", "content_hashes": ["sha256:" + "ab" * 32]}})]).results[0]["id"]
+    plain = add(memory, "a lens cap was lost")
+    hits = search(memory, "lens")
+    by_id = {h.item.id: h for h in hits}
+    assert by_id[doc].item == memory.store.get(doc)
+    assert by_id[doc].signals["provenance"] == 1.0 and by_id[plain].signals["provenance"] == 0.2
+    assert by_id[doc].signals["tag"] == 0.5  # 'lens' named, 'museum' not
+    assert [h.item.id for h in hits] == [doc, plain]
+
+
+def test_vector_candidates_respect_filters_without_decoding_rows(tmp_path):
+    m = Memory(tmp_path / "h", synchronous="OFF", backfill=False)
+    keep = m.execute([c.CreateItem({"title": "Vacuum", "content": "postgres vacuum tuning", "tags": ["db"]})]).results[0]["id"]
+    m.execute([c.CreateItem({"title": "Vacuum cleaner", "content": "vacuum the office", "tags": ["office"]})])
+    hits, used = m.search.search(m.store.reader(), "vacuum", Filters(tags=("db",)), 5, "vector")
+    assert used == "vector" and [h.item.id for h in hits] == [keep]
+    m.close()
