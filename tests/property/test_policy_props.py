@@ -15,7 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ragixd.domain.policy import Policy, normalize
-from ragixd.domain.policy.decode import _B64_RUN, _ESCAPED_HEX, _HEX_RUN, _tokens
+from ragixd.domain.policy import injection_rules
+from ragixd.domain.policy.decode import _B64_RUN, _ESCAPED_HEX, _HEX_RUN, _tokens, decoded_views
+from ragixd.domain.policy.engine import iter_text_fields
 from ragixd.domain.policy.literals import LiteralScanner
 from ragixd.domain.policy.normalize import normalize_unicode
 from ragixd.domain.policy.scan import LONG_TOKEN, Views, long_tokens
@@ -236,3 +238,88 @@ def test_value_statistics_match_their_definitions(value):
     alnum = re.sub(r"[^A-Za-z0-9]+", "", value)
     expected = len(_SWITCH.findall(alnum)) / (len(alnum) - 1) if len(alnum) >= 2 else 0.0
     assert class_transitions(value) == expected
+
+
+# -- the quiet path, the jailbreak shortcut and the field walk: same answers as the plain forms --
+
+def _every_rule_on_text_and_decodings(text: str) -> list[str]:
+    """scan() without its quiet shortcut, every rule evaluated."""
+    normalized = normalize(text)
+    views = Views(normalized)
+    ids = [rule.id for rule in policy._index.fired(views, frozenset(), False)]
+    encoded = views.long + ("\n" + normalized if "%" in normalized or "&" in normalized else "")
+    for decoded in decoded_views(encoded) if encoded else ():
+        ids += [rule.id for rule in policy._index.fired(Views(normalize(decoded)), frozenset(), False)]
+    return ids
+
+
+unicode_text = st.text(alphabet=st.sampled_from("aeiouxyz ignore1!0@ ._-:\n\u00e9\u0430\u200b%&"), max_size=120)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.one_of(ascii_text, fragments, fragments.map(str.title), unicode_text))
+def test_quiet_texts_fire_no_rule_even_when_every_rule_runs(text):
+    normalized = normalize(text)
+    if policy._index.quiet(Views(normalized), normalized):
+        assert _every_rule_on_text_and_decodings(text) == []
+
+
+def _jailbreak_reference(prose: str) -> bool:
+    flat = " ".join(prose.split())
+    signals = [regex.search(flat) is not None for regex in injection_rules._JAILBREAK_SIGNALS]
+    return (signals[0] and signals[1]) or sum(signals) >= 4
+
+
+JAILBREAK_PIECES = sorted({lit for lits in injection_rules._SIGNAL_LITERALS if lits for lit in lits}
+                          | set(injection_rules._OVERRIDE_LITERALS)
+                          | {"you are now ", "act as a ", "pretend to be ", "no restrictions", "do anything now",
+                             "developer mode", "dan ", "two responses ", "tokens deducted", "openai ", "harmful ",
+                             "stay in character!", " ", ". ", "x"})
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=st.lists(st.sampled_from(JAILBREAK_PIECES), max_size=14).map(" ".join))
+def test_jailbreak_shortcuts_decide_like_counting_every_signal(text):
+    assert injection_rules._jailbreak(text) == _jailbreak_reference(text)
+
+
+def _fields_reference(value, path="", depth=0):
+    """The field walk written as a plain recursive generator."""
+    if depth > 12:
+        return
+    if isinstance(value, str):
+        yield path or "content", value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            sub = f"{path}.{key}" if path else str(key)
+            if isinstance(key, str) and not re.match(r"^[A-Za-z_][\w.\-]{0,63}$", key):
+                yield f"{sub}<key>", key
+            yield from _fields_reference(item, sub, depth + 1)
+    elif isinstance(value, (list, tuple)):
+        items = list(value)
+        if items and all(isinstance(i, str) for i in items):
+            yield path, "\n".join(items)
+        else:
+            for i, item in enumerate(items):
+                yield from _fields_reference(item, f"{path}[{i}]", depth + 1)
+
+
+field_values = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=8)),
+    lambda inner: st.one_of(st.lists(inner, max_size=4),
+                            st.dictionaries(st.sampled_from(["a", "b.c", "bad key", "x-y", "", "1z"]), inner,
+                                            max_size=4)),
+    max_leaves=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=field_values)
+def test_field_walk_yields_what_the_plain_generator_yields(value):
+    assert list(iter_text_fields(value)) == list(_fields_reference(value))
+
+
+def test_field_walk_stops_at_the_same_depth():
+    deep: object = "text"
+    for _ in range(20):
+        deep = {"k": deep}
+    assert list(iter_text_fields(deep)) == list(_fields_reference(deep)) == []

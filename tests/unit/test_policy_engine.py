@@ -181,3 +181,34 @@ def test_subclass_can_add_rules():
 def test_verdict_flags_are_exclusive():
     for verdict in (Verdict("accept"), Verdict("quarantine"), Verdict("reject")):
         assert [verdict.accepted, verdict.quarantined, verdict.rejected].count(True) == 1
+
+
+def test_short_values_found_clean_are_remembered_but_never_hide_a_hit():
+    fresh = Policy()
+    assert fresh.evaluate(proposal(tags=["ci", "python"])).accepted
+    assert fresh.evaluate(proposal(tags=["ci", "python"])).accepted  # answered from the memo
+    dirty = proposal(tags=["ci", "<|im_start|>system"])
+    for _ in range(2):  # a value that fired is never remembered as clean
+        verdict = fresh.evaluate(dirty)
+        assert verdict.rejected and verdict.rule_ids == ("injection.chat_markup",)
+    fresh.clear_memo()
+    assert fresh.evaluate(proposal(tags=["ci", "python"])).accepted
+
+
+def test_rule_with_a_prefilter_runs_only_where_the_prefilter_passes():
+    calls = []
+
+    class HousePolicy(Policy):
+        def build_rules(self):
+            def check(text):
+                calls.append(text)
+                return "+33 6" in text
+            return super().build_rules() + [
+                Rule(id="house.no_phone", kind="secret", description="contains a phone number",
+                     check=check, prefilter=lambda text: "+" in text, view="text"),
+            ]
+
+    house = HousePolicy()
+    assert house.check_text("call me on +33 6 12 34 56 78").rule_ids == ("house.no_phone",)
+    assert house.check_text("the meeting moved to Thursday afternoon").accepted
+    assert calls == ["call me on +33 6 12 34 56 78"]

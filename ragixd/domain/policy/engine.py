@@ -143,7 +143,7 @@ def _collect_text_fields(value: Any, path: str, depth: int, out: list[tuple[str,
             if isinstance(key, str) and not _plain_key(key):
                 out.append((f"{sub}<key>", key))
             if isinstance(item, str) and depth < _MAX_DEPTH:
-                out.append((sub, item))
+                out.append((sub or "content", item))
             elif not isinstance(item, _NO_TEXT):
                 _collect_text_fields(item, sub, depth + 1, out)
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
