@@ -48,8 +48,8 @@ class Views:
         self.prose = lower if lower.isascii() else prose_view(normalized)
         self.long = long = long_tokens(normalized)
         self.long_lower = long.lower() if long else ""
-        # The lower/prose gate literals in `lower` when prose is lower, once scanned.
-        self.found: set[str] | None = None
+        # Gate name ("both" when prose is lower) -> its literals in the view, once scanned.
+        self.found: dict[str, set[str]] = {}
 
     @classmethod
     def of(cls, normalized: str) -> Views:
@@ -131,13 +131,15 @@ class RuleIndex:
             return False
         if views.prose is views.lower:
             if self.both is not None:
-                views.found = self.both.scanner.present(views.lower)
-                if views.found:
+                found = views.found["both"] = self.both.scanner.present(views.lower)
+                if found:
                     return False
         else:
             for gate_name, gate in self.gates.items():
-                if gate_name != "long" and gate.scanner.any_present(views.gate(gate_name)):
-                    return False
+                if gate_name != "long":
+                    found = views.found[gate_name] = gate.scanner.present(views.gate(gate_name))
+                    if found:
+                        return False
         return not any(prefilter(views.read(reads)) for prefilter, reads in self.prefilters)
 
     def _long_candidates(self, views: Views) -> set[int]:
@@ -158,12 +160,12 @@ class RuleIndex:
                 chosen.update(indexes)
         if views.prose is views.lower:
             if self.both is not None and views.lower:
-                self.both.collect(views.lower, chosen, views.found)
+                self.both.collect(views.lower, chosen, views.found.get("both"))
             return chosen
         for gate_name, gate in self.gates.items():
             text = views.gate(gate_name)
             if text and gate_name != "long":
-                gate.collect(text, chosen)
+                gate.collect(text, chosen, views.found.get(gate_name))
         return chosen
 
     def candidates(self, views: Views) -> list[int]:
