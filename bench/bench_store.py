@@ -1,8 +1,10 @@
 """Benchmark of the event-sourced core (issue 2). Prints one JSON object.
 
 In one run, on realistic text (40-60 words per item):
-- grouped append rate (events + projections + FTS + chain) against a plain baseline that
-  inserts the same rows into a bare table plus FTS5 in the same transaction sizes;
+- grouped append rate (events + projections + FTS + chain, with the write policy) against a
+  plain baseline that inserts the same rows into a bare table plus FTS5 in the same
+  transaction sizes; and the same appends with the policy's content rules switched off
+  (structural checks kept), i.e. issue 2's own scope without issue 4's content scan;
 - durable single-command appends per second (one command, one commit, one fsync);
 - full-text search p50/p99 for 1-, 2- and 3-term queries;
 - rebuild (replay) events/s at N items and at a larger event count.
@@ -26,6 +28,7 @@ from common import emit, percentiles, progress, timed  # noqa: E402
 from textgen import TextGen  # noqa: E402
 
 from ragixd.domain import commands as c  # noqa: E402
+from ragixd.domain.policy import Policy  # noqa: E402
 from ragixd.store.store import Store  # noqa: E402
 
 BASELINE_DDL = """
@@ -49,8 +52,17 @@ def make_items(n: int, seed: int = 7) -> list[dict]:
     return out
 
 
-def bench_grouped(items: list[dict], group: int, workdir: Path) -> tuple[Store, dict]:
-    store = Store(workdir / "ragix.db", synchronous="FULL")
+class StructureOnlyPolicy(Policy):
+    """The write policy without its content rules (the structural checks stay): what issue 2's
+    own scope costs (events + chain + projections + FTS), the content scan being issue 4's."""
+
+    def build_rules(self):
+        return []
+
+
+def bench_grouped(items: list[dict], group: int, workdir: Path, name: str = "ragix.db",
+                  policy: Policy | None = None) -> tuple[Store, dict]:
+    store = Store(workdir / name, synchronous="FULL", policy=policy)
     start = time.perf_counter()
     for i in range(0, len(items), group):
         store.execute([c.CreateItem(f) for f in items[i:i + group]])
@@ -135,6 +147,10 @@ def main() -> None:
         items = make_items(args.items)
         progress("baseline: bare table + FTS5")
         baseline = bench_baseline(items, args.group, work)
+        progress("ragix grouped appends without the content rules")
+        bare_store, unscanned = bench_grouped(items, args.group, work, "unscanned.db",
+                                              StructureOnlyPolicy())
+        bare_store.close()
         progress("ragix grouped appends")
         store, grouped = bench_grouped(items, args.group, work)
         progress("search")
@@ -156,6 +172,8 @@ def main() -> None:
         "grouped_append": grouped,
         "baseline_bare_table_fts": baseline,
         "ratio_vs_baseline": round(grouped["items_per_s"] / baseline["items_per_s"], 3),
+        "grouped_append_without_content_rules": unscanned,
+        "ratio_without_content_rules": round(unscanned["items_per_s"] / baseline["items_per_s"], 3),
         "single_durable_append": single,
         "fts_search": search,
         "rebuild": [r for r in (rebuild_small, rebuild_large) if r],
