@@ -100,15 +100,16 @@ def match_expression(query: str, every: bool = False) -> str | None:
     return (" AND " if every else " OR ").join(f'"{t}"' for t in terms)
 
 
-# Rank in FTS alone (a cheap top-n by bm25), then join and filter only the rows it kept.
+# Rank in FTS alone (a cheap top-n by bm25), then join and filter only the rows it kept. CROSS
+# JOIN keeps the matches as the outer loop whatever the filters are.
 _TOP_SQL = (
     "SELECT {cols}, -r.rank FROM (SELECT rowid, rank FROM memory_items_fts "
     "WHERE memory_items_fts MATCH ? ORDER BY rank LIMIT ?) r "
-    "JOIN memory_items i ON i.rid = r.rowid WHERE {where} ORDER BY r.rank, i.id LIMIT ?"
+    "CROSS JOIN memory_items i ON i.rid = r.rowid WHERE {where} ORDER BY r.rank, i.id LIMIT ?"
 )
 # When that gave too few (few matches, or filters removed many): rank every match that passes.
 _ALL_SQL = (
-    "SELECT {cols}, -f.rank FROM memory_items_fts f JOIN memory_items i ON i.rid = f.rowid "
+    "SELECT {cols}, -f.rank FROM memory_items_fts f CROSS JOIN memory_items i ON i.rid = f.rowid "
     "WHERE memory_items_fts MATCH ? AND {where} ORDER BY f.rank, i.id LIMIT ?"
 )
 

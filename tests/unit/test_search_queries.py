@@ -47,3 +47,16 @@ def test_match_expressions_quote_every_word():
     assert queries.match_expression('kafka "retention" OR x') == '"kafka" OR "retention"'
     assert queries.match_expression("kafka retention", every=True) == '"kafka" AND "retention"'
     assert queries.match_expression("  ") is None
+
+
+def test_store_filters_never_drive_a_search_from_the_store_index(store):
+    # Visibility filters select most rows; driving the join from idx_items_hash(store, ...)
+    # read every item of the store for each search.
+    corpus(store)
+    where, params = Filters(visible_stores=("private", "shared"), tiers=("stm",)).where()
+    conn = store.reader()
+    # With a probe of 420 (100 hybrid candidates) the planner preferred that index.
+    for sql, args in ((queries._TOP_SQL, ['"kafka"', 420, *params, 100]), (queries._ALL_SQL, ['"kafka"', *params, 100])):
+        plan = " | ".join(row[3] for row in conn.execute("EXPLAIN QUERY PLAN " + sql.format(cols="i.id", where=where), args))
+        assert "idx_items_hash" not in plan and "SCAN memory_items_fts" in plan.replace("SCAN f ", "SCAN memory_items_fts ")
+    assert {i.id for i, _ in store.search("kafka retention", Filters(visible_stores=("private",)), k=3)}
