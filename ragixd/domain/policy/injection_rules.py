@@ -63,11 +63,10 @@ _SIGNAL_LITERALS: tuple[tuple[str, ...] | None, ...] = (
 )
 
 
-def _signal(i: int, flat: str) -> bool:
+def _may_signal(i: int, flat: str) -> bool:
+    """False when signal i cannot match: none of its literals is in the text."""
     literals = _SIGNAL_LITERALS[i]
-    if literals is not None and not any(lit in flat for lit in literals):
-        return False
-    return _JAILBREAK_SIGNALS[i].search(flat) is not None
+    return literals is None or any(lit in flat for lit in literals)
 
 
 # Every match of the override-context regex holds one of these.
@@ -78,25 +77,27 @@ _OVERRIDE_LITERALS = ("restrict", "limit", "filter", "censor", "rules", "ethic",
 
 
 def _jailbreak(prose: str) -> bool:
+    """The persona with the override context, or four of the seven signals."""
     flat = " ".join(prose.split())
-    # Signals whose literals are absent cannot match. When the rest cannot add up to four,
-    # only the persona with the override context can decide: two regexes (the slow, ungated
-    # ones) at most, none when the override context is impossible.
-    possible = sum(any(lit in flat for lit in _SIGNAL_LITERALS[i]) for i in (2, 3, 4, 5, 6))
-    override = any(lit in flat for lit in _OVERRIDE_LITERALS)
-    if 1 + override + possible < 4:
-        return override and _signal(1, flat) and _signal(0, flat)
-    persona = _signal(0, flat)
-    if persona and _signal(1, flat):
+    search = [regex.search for regex in _JAILBREAK_SIGNALS]
+    gated = [i for i in (2, 3, 4, 5, 6) if _may_signal(i, flat)]
+    if len(gated) <= 2:
+        # Persona and override have no literal gate; when even both cannot bring the count to
+        # four, only the pair can decide: two regexes at most, none without override words.
+        override = any(lit in flat for lit in _OVERRIDE_LITERALS)
+        if 1 + override + len(gated) < 4:
+            return override and search[1](flat) is not None and search[0](flat) is not None
+    persona = search[0](flat) is not None
+    if persona and search[1](flat) is not None:
         return True
-    # Four signals of seven decide; the count does not depend on the order, so the cheap,
-    # literal-gated signals go first and the override regex (known false with a persona) last.
-    order = [2, 3, 4, 5, 6] + ([] if persona else [1])
+    # The count does not depend on the order: the literal-gated signals go first and the
+    # override regex (known false with a persona) last; stop once four cannot be reached.
+    order = gated + ([] if persona else [1])
     count = int(persona)
     for done, i in enumerate(order):
         if count + len(order) - done < 4:
-            return False  # even if every signal left matched, four would not be reached
-        count += _signal(i, flat)
+            return False
+        count += search[i](flat) is not None
         if count >= 4:
             return True
     return False
@@ -153,9 +154,8 @@ def _may_be_obfuscated(prose: str) -> bool:
 
 
 def _obfuscated(prose: str) -> bool:
+    # The rule's prefilter (_may_be_obfuscated) has already found a stem in the squeezed view.
     squeezed = squeeze(prose)
-    if not any(map(squeezed.__contains__, _SQUEEZED_STEMS)):
-        return False
     if _SQUEEZED_MARKERS.search(squeezed):
         return True
     for m in _SQUEEZED_OVERRIDE.finditer(squeezed):
