@@ -53,16 +53,6 @@ _URL_CREDENTIALS = re.compile(
 _CURL_USER = re.compile(r"(?:^|\s)(?:-u|--user)\s+[\"']?(?P<user>[^\s:\"']{1,64}):(?P<body>[^\s\"']{3,128})")
 _AWS_SECRET = re.compile(r"(?<![A-Za-z0-9/+])(?P<body>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])")
 _TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_\-.~])[A-Za-z0-9][A-Za-z0-9+/_\-.~]{19,250}={0,2}(?![A-Za-z0-9+/=_\-.~])")
-# The same matches, found faster: _TOKEN's look-arounds make each match a whole run of its
-# characters (with "="), so the runs are found by a regex that skips to them, and each run of
-# 20 or more is matched whole. The leading look-behind kept the engine from skipping at all.
-_TOKEN_CHARS_RUN = re.compile(r"[A-Za-z0-9+/=_\-.~]{20,}")
-_TOKEN_WHOLE = re.compile(r"[A-Za-z0-9][A-Za-z0-9+/_\-.~]{19,250}={0,2}")
-
-
-def _token_spans(text: str) -> list[tuple[int, int]]:
-    """(start, end) of every match of _TOKEN in `text`, in order."""
-    return [run.span() for run in _TOKEN_CHARS_RUN.finditer(text) if _TOKEN_WHOLE.fullmatch(run.group())]
 _NON_SECRET_BLOCK = re.compile(
     r"-----BEGIN (?:[A-Z0-9 ]*PUBLIC KEY(?: BLOCK)?|CERTIFICATE(?: REQUEST)?|PGP SIGNATURE|PGP MESSAGE)-----"
     r".*?(?:-----END[ A-Z0-9]*-----|\Z)", re.S)
@@ -187,13 +177,13 @@ def _is_high_entropy_token(token: str) -> bool:
 
 def has_high_entropy_token(text: str) -> bool:
     """A stand-alone random-looking token outside URLs, public key blocks and digests."""
-    for start, end in _token_spans(text):
-        if not _is_high_entropy_token(text[start:end]):
+    for m in _TOKEN.finditer(text):
+        if not _is_high_entropy_token(m.group()):
             continue
-        word = _word_around(text, start, end)
+        word = _word_around(text, m.start(), m.end())
         if "://" in word or word.lower().startswith("www.") or "@" in word:
             continue
-        if _DIGEST_PREFIX.search(text, max(0, start - 24), start):
+        if _DIGEST_PREFIX.search(text, max(0, m.start() - 24), m.start()):
             continue
         return True
     return False
