@@ -3,7 +3,7 @@ provenance quality, recency and usage. Deterministic for a fixed store and embed
 are broken by item id.
 
 Vectors add candidates of their own (they do not only re-rank full-text hits). Fusion is
-reciprocal-rank fusion by default; min-max score blending is available for comparison.
+min-max score blending by default; reciprocal-rank fusion is available for comparison.
 """
 
 from __future__ import annotations
@@ -101,6 +101,11 @@ class HybridSearch:
         """
         if mode not in MODES:
             raise InvalidInput("mode", f"must be one of {', '.join(MODES)}")
+        with queries.snapshot(conn):
+            return self._search(conn, query, filters, k, mode, now)
+
+    def _search(self, conn: apsw.Connection, query: str, filters: Filters, k: int, mode: str,
+                now: datetime | None) -> tuple[list[Hit], str]:
         n = max(self.config.candidates, 4 * k)
         lexical = (queries.search_candidates(conn, query, filters, n, self.config.all_words_enough * k)
                    if mode != "vector" else [])

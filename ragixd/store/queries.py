@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, NamedTuple
 
 import apsw
@@ -16,6 +18,20 @@ from .filters import Filters
 from .projectors.items import SELECT_COLUMNS, row_to_item
 
 ITEM_COLS = ", ".join(f"i.{c}" for c in SELECT_COLUMNS.split(", "))
+
+
+@contextmanager
+def snapshot(conn: apsw.Connection) -> Iterator[apsw.Connection]:
+    """One read transaction around several queries (joined if one is already open), so that
+    rows chosen by one query are still what the next one reads."""
+    if conn.in_transaction:
+        yield conn
+        return
+    conn.execute("BEGIN")
+    try:
+        yield conn
+    finally:
+        conn.execute("COMMIT")
 
 
 def get_items(conn: apsw.Connection, ids: list[str], filters: Filters | None = None) -> list[MemoryItem]:
