@@ -141,16 +141,19 @@ _SQUEEZED_LEAK = re.compile(
     r"(?:system|initial|original|hidden|secret)prompt"
 )
 _NOT_LETTERS = re.compile(r"[^a-z]+")
-# Every match of the three regexes above holds one of these (the five "…prompt" stems of the
-# leak regex share "prompt"). The squeezed view is all letters, where a regex literal scanner
-# stops at nearly every character; ten substring tests skip through it instead.
-_SQUEEZED_STEMS = ("prompt", "ignor", "forget", "disregard", "overlook", "bypass", "oubli", "youarenow",
-                   "doanythingnow", "developermode")
+# Every match of the three regexes above holds one of these stems. The squeezed view is all
+# letters, where a regex literal scanner stops at nearly every character; substring tests skip
+# through it instead ("prompt" first: the five leak stems are only looked for after it).
+_SQUEEZED_STEMS = ("ignor", "forget", "disregard", "overlook", "bypass", "oubli", "youarenow", "doanythingnow",
+                   "developermode")
+_PROMPT_STEMS = ("systemprompt", "initialprompt", "originalprompt", "hiddenprompt", "secretprompt")
 
 
 def _may_be_obfuscated(prose: str) -> bool:
     squeezed = squeeze(prose)
-    return any(map(squeezed.__contains__, _SQUEEZED_STEMS))
+    if any(map(squeezed.__contains__, _SQUEEZED_STEMS)):
+        return True
+    return "prompt" in squeezed and any(map(squeezed.__contains__, _PROMPT_STEMS))
 
 
 def _obfuscated(prose: str) -> bool:

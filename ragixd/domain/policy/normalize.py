@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 # Format characters (Unicode category Cf) and other invisibles that change nothing on screen.
 _INVISIBLE_RANGES = (
@@ -128,6 +129,7 @@ def prose_view(normalized: str) -> str:
     return _COMBINING.sub("", unicodedata.normalize("NFKD", text))
 
 
+@lru_cache(maxsize=4)  # the obfuscation rule's prefilter and check squeeze the same view in a row
 def squeeze(prose: str) -> str:
     """Letters only, leetspeak digits read as letters: the view obfuscation cannot split."""
     raw = prose.encode("ascii", "ignore").translate(_SQUEEZE_TABLE, _SQUEEZE_DROP)
