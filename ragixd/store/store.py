@@ -28,6 +28,7 @@ from . import log, migrations, queries
 from .db import open_connection
 from .filters import Filters
 from .projection import ConnectionView, Projections
+from .projectors import fts
 from .projectors.fts import integrity_ok
 
 REPLAY_BATCH = 20_000
@@ -295,6 +296,8 @@ def replay(source: apsw.Connection, target: apsw.Connection, projections: Projec
                 target.execute("BEGIN")
                 pending = 0
         projections.flush(target, index_text)
+        if index_text:
+            fts.optimize(target)  # one segment instead of one per batch
         head = log.head(source).seq
         if head:
             projections.record_position(target, head)
