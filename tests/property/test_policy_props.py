@@ -14,9 +14,14 @@ import string
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ragixd.domain.policy import Policy, normalize
-from ragixd.domain.policy import injection_rules
-from ragixd.domain.policy.decode import _B64_RUN, _ESCAPED_HEX, _HEX_RUN, _tokens, decoded_views
+from ragixd.domain.policy import Policy, injection_rules, normalize
+from ragixd.domain.policy.decode import (
+    _B64_RUN,
+    _ESCAPED_HEX,
+    _HEX_RUN,
+    _tokens,
+    decoded_views,
+)
 from ragixd.domain.policy.engine import iter_text_fields
 from ragixd.domain.policy.literals import LiteralScanner
 from ragixd.domain.policy.normalize import normalize_unicode
