@@ -5,6 +5,8 @@ that maps each prefilter literal to the rules it unlocks. The literals of each v
 in one pass (literals.LiteralScanner) instead of one substring test each, and regexes only
 run for the rules a literal unlocked. ASCII text, whose prose view is its lower-case view,
 is scanned once for both; the long-token view is only built when the text has a long run.
+Most prose is "quiet" (no long token, nothing encoded, no gate literal, no prefilter passing)
+and is accepted after that one scan, without running any rule.
 """
 
 from __future__ import annotations
