@@ -15,6 +15,7 @@ from collections.abc import Iterable
 
 from .decode import decoded_views
 from .literals import LiteralScanner
+from .native import NativePrefilter, Scan, available
 from .normalize import normalize, prose_view
 from .rules import Rule
 from .secret_rules import strip_public_blocks
@@ -41,7 +42,7 @@ def long_tokens(text: str) -> str:
 class Views:
     """The texts rules read; `long` holds only whitespace-free runs of LONG_TOKEN or more chars."""
 
-    __slots__ = ("found", "long", "long_lower", "lower", "prose", "text")
+    __slots__ = ("found", "long", "long_lower", "lower", "native", "prose", "text")
 
     def __init__(self, normalized: str) -> None:
         lower = normalized.lower()
@@ -52,6 +53,8 @@ class Views:
         self.long_lower = long.lower() if long else ""
         # Gate name ("both" when prose is lower) -> its literals in the view, once scanned.
         self.found: dict[str, set[str]] = {}
+        # The native prefilter's scans (long view, other views), once made; False: none.
+        self.native: tuple[Scan | None, Scan] | bool | None = None
 
     @classmethod
     def of(cls, normalized: str) -> Views:
@@ -92,7 +95,7 @@ _NOTHING: frozenset[str] = frozenset()
 class RuleIndex:
     """Rules grouped by view, with every prefilter literal mapped to the rules it unlocks."""
 
-    def __init__(self, rules: Iterable[Rule]) -> None:
+    def __init__(self, rules: Iterable[Rule], native: bool = True) -> None:
         self.rules = tuple(rules)
         always: dict[str, list[int]] = {}
         unlocks: dict[str, dict[str, list[int]]] = {}  # per gate text: literal -> rules
@@ -123,13 +126,52 @@ class RuleIndex:
             (rule, rule.reads, "lower" if rule.reads == "text" else rule.reads,
              _CHECK if rule.check is not None else _ANCHORED if rule.anchors else _PATTERN, rule.prefilter)
             for rule in self.rules)
+        # With hyperscan, one native scan per view finds the gate literals (the same answer)
+        # and rules out the rules whose pattern cannot match: fewer regexes run, same verdicts.
+        self.native = NativePrefilter(self.rules, unlocks) if native and available() else None
+        self._always_other = frozenset(i for view, ids in always.items() if view != "long" for i in ids)
+
+    def _native_scans(self, views: Views) -> tuple[Scan | None, Scan] | None:
+        """The native scans of these views (made once, kept on `views`), or None without them."""
+        scans = views.native
+        if scans is None:
+            scans = views.native = self._scan_natively(views)
+        return scans or None  # type: ignore[return-value]
+
+    def _scan_natively(self, views: Views) -> tuple[Scan | None, Scan] | bool:
+        native = self.native
+        if native is None:
+            return False
+        if views.text.isascii():  # then lower and prose are the text in lower case
+            others = [native.scan("ascii", views.text)]
+        elif views.prose is views.lower:
+            others = [native.scan("text", views.text), native.scan("both", views.lower)]
+        else:
+            others = [native.scan("text", views.text), native.scan("lower", views.lower),
+                      native.scan("prose", views.prose)]
+        long_scans: list[Scan | None] = []
+        if views.long:
+            if views.long.isascii():
+                long_scans = [native.scan("long_ascii", views.long)]
+            else:
+                long_scans = [native.scan("long", views.long), native.scan("long_lower", views.long_lower)]
+        if None in others or None in long_scans:
+            return False
+        return (_merge(long_scans) if long_scans else None), _merge(others)  # type: ignore[arg-type]
 
     def quiet(self, views: Views, normalized: str) -> bool:
         """True when no rule can fire on the text or its decodings: no long token (so nothing
         to decode there either), nothing percent- or entity-encoded, no gate literal in any
         view and no prefilter passing. The common case for prose; one literal scan decides,
         and its answer is kept on `views` for the rules when it does not."""
-        if not self.can_be_quiet or views.long or "%" in normalized or "&" in normalized:
+        if views.long or "%" in normalized or "&" in normalized:
+            return False
+        if self._native_scans(views) is not None:
+            # Quiet when every rule left has a prefilter and none passes.
+            meta = self.meta
+            return all(meta[i][4] is not None and not meta[i][4](views.read(meta[i][1]))
+                       for i in self._other_candidates(views))
+        if not self.can_be_quiet:
             return False
         if views.prose is views.lower:
             if self.both is not None:
@@ -147,6 +189,11 @@ class RuleIndex:
     def _long_candidates(self, views: Views) -> set[int]:
         """The rules unlocked by the long-token view (none when the text has no long token)."""
         chosen: set[int] = set()
+        scans = self._native_scans(views) if views.long else None
+        if scans is not None:
+            long_scan = scans[0]
+            assert long_scan is not None
+            return (long_scan.unlocked | set(self.always.get("long", ()))) - long_scan.ruled_out
         if views.long:
             chosen.update(self.always.get("long", ()))
             long_gate = self.gates.get("long")
@@ -156,6 +203,9 @@ class RuleIndex:
 
     def _other_candidates(self, views: Views) -> set[int]:
         """The rules unlocked by every other view."""
+        scans = self._native_scans(views)
+        if scans is not None:
+            return (scans[1].unlocked | self._always_other) - scans[1].ruled_out
         chosen: set[int] = set()
         for view, indexes in self.always.items():
             if view != "long":
@@ -215,6 +265,12 @@ class RuleIndex:
                 if first_only and rule.severity == "hard":
                     return True
         return False
+
+
+def _merge(scans: list[Scan]) -> Scan:
+    if len(scans) == 1:
+        return scans[0]
+    return Scan(set().union(*(s.unlocked for s in scans)), set().union(*(s.ruled_out for s in scans)))
 
 
 def scan(index: RuleIndex, text: str, first_only: bool = False) -> list[tuple[Rule, bool]]:
