@@ -10,8 +10,8 @@ In one run, on the same ipc transport:
   (write, wait for the answer, write...), so that no client shares a GIL with another (they do
   share the machine's cores with the daemon); beside it, the Store's own rate in process with
   groups of 16, the largest group 16 sequential clients can form (the ceiling);
-- search p50/p99 at N items through the daemon, against Store.search in process on the same
-  store with the same queries (each query both ways in turn). The store is populated in process (groups of 1000 realistic
+- search p50/p99 at N items through the daemon (mode fts), against Store.search in process on
+  the same store with the same queries (each query both ways in turn). The store is populated in process (groups of 1000 realistic
   items from textgen) before the daemon opens it.
 
 Usage: python bench/bench_daemon.py [--items 100000] [--n 2000] [--seconds 3]
@@ -192,13 +192,15 @@ def search_queries(n: int) -> list[str]:
 
 def bench_search(client, store, queries: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
     """Each query through the daemon and then in process on the same store, in turn."""
+    # mode="fts": the daemon runs exactly what Store.search runs (its default is hybrid, which
+    # bench_vectors.py compares with HybridSearch in process).
     for q in queries[:50]:
-        client.search(q, k=10)
+        client.search(q, k=10, mode="fts")
         store.search(q, k=10)
     daemon_s, local_s = [], []
     for q in queries:
         start = time.perf_counter()
-        client.search(q, k=10)
+        client.search(q, k=10, mode="fts")
         middle = time.perf_counter()
         store.search(q, k=10)
         local_s.append(time.perf_counter() - middle)
