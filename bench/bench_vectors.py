@@ -415,16 +415,26 @@ def populate(home: Path, items: int) -> dict[str, Any]:
             "indexed": counts}
 
 
-def bench_daemon(work: Path, items: int, n_queries: int) -> dict[str, Any]:
+def bench_daemon(work: Path, items: int, n_queries: int, reuse: Path | None = None) -> dict[str, Any]:
     from support.daemon import Daemon
 
     from ragixd.domain.trust import Caller
     from ragixd.memory import Memory
     from ragixd.ops.handlers import search_filters
-    home = work / "daemon-home"
-    progress(f"populating {items} items in process (Memory, synchronous=OFF, groups of 1000)")
-    pop = populate(home, items)
-    progress(f"  populated in {pop['seconds']}s; starting ragixd")
+    if reuse is not None and (reuse / "ragix.db").exists():
+        home = reuse
+        mem = Memory(home, backfill=False)
+        found = mem.store.stats()["items"]
+        mem.close()
+        if found != items:
+            raise SystemExit(f"--daemon-home {home} holds {found} items, not --daemon-items {items}")
+        pop: dict[str, Any] = {"items": items, "reused_home": str(home)}
+        progress(f"reusing the populated home {home}; starting ragixd")
+    else:
+        home = reuse or work / "daemon-home"
+        progress(f"populating {items} items in process (Memory, synchronous=OFF, groups of 1000)")
+        pop = populate(home, items)
+        progress(f"  populated in {pop['seconds']}s; starting ragixd")
     daemon = Daemon(home).start(timeout=600)
     client = daemon.client(timeout=120)
     mem = Memory(home, backfill=False)
@@ -473,6 +483,9 @@ def main() -> None:
     ap.add_argument("--expansions", default="64,128,256",
                     help="expansion_search values to test (the wrapper's default is always added)")
     ap.add_argument("--daemon-queries", type=int, default=600)
+    ap.add_argument("--daemon-home", default=None,
+                    help="populate the daemon part's home here, or reuse it if it already holds "
+                         "--daemon-items items (same textgen items; saves the populate time)")
     ap.add_argument("--our-threads", choices=("1", "default"), default="1",
                     help="1: single-threaded adds for both; default: usearch's default (all cores)")
     ap.add_argument("--lockstep", choices=("together", "turns"), default="together",
@@ -514,11 +527,12 @@ def main() -> None:
             if args.daemon_items <= 0:
                 out["hybrid_daemon"] = {"skipped": "--daemon-items 0"}
                 return
-            out["hybrid_daemon"] = bench_daemon(work, args.daemon_items, args.daemon_queries)
+            reuse = Path(args.daemon_home) if args.daemon_home else None
+            out["hybrid_daemon"] = bench_daemon(work, args.daemon_items, args.daemon_queries, reuse)
             progress(f"  hybrid daemon done: {json.dumps(out['hybrid_daemon'])}")
             big = [n for n in sizes if n > args.daemon_items]
-            if big:
-                rate = out["hybrid_daemon"]["populate"]["items_per_s"]
+            rate = out["hybrid_daemon"]["populate"].get("items_per_s")
+            if big and rate:
                 out["hybrid_daemon_at"] = {str(n): {"skipped": (
                     f"populating {n} items in process at the measured {rate} items/s would take about "
                     f"{n / rate / 60:.0f} min (and the daemon then holds the store), so only "
