@@ -9,6 +9,8 @@ project root):
   default policy, the exhaustive policy (every rule evaluated) and the baseline, on the corpus
   as it is (short texts) and on the same text cut into ~2 kB items;
 - side by side, a plain baseline: the seeds' naive rules (9 secret and 8 injection regexes);
+- with the native prefilter (hyperscan) installed, the same figures for the pure-Python gates
+  alone (`pure_python`), measured in the same run, so that the two compare on one load;
 - benign prose, the common case on the write path: check time on MS MARCO passages
   (../shared/data/beir-msmarco-5k/corpus.jsonl, ~350 bytes each), and `Policy.evaluate` on
   whole items built from them (content, title, tags, provenance, type, tier, scope, why_store),
@@ -32,6 +34,7 @@ from typing import Callable
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from ragixd.domain.policy import Policy, PolicyConfig  # noqa: E402
+from ragixd.domain.policy.scan import RuleIndex  # noqa: E402
 
 DEV = ROOT / ".." / "shared" / "data" / "policy" / "dev.jsonl"
 PROSE = ROOT / ".." / "shared" / "data" / "beir-msmarco-5k" / "corpus.jsonl"
@@ -192,6 +195,17 @@ def main() -> None:
         timing["benign_prose"] = {"path": "../shared/data/beir-msmarco-5k/corpus.jsonl", "texts": len(prose),
                                   "bytes_mean": round(sum(len(t.encode("utf-8")) for t in prose) / len(prose))}
         timing["write_path"] = evaluate_timing(policy, prose_items(prose[:1000]), args.runs)
+    if policy._index.native is not None:
+        pure = Policy()
+        pure._index = RuleIndex(pure.rules, native=False)
+        timing["pure_python"] = {
+            "policy_us_per_kb": us_per_kb(texts, pure.check_text, args.runs),
+            "policy_us_per_kb_by_label": {k: us_per_kb(v, pure.check_text, args.runs) for k, v in by_label.items()},
+        }
+        if PROSE.exists():
+            timing["pure_python"]["benign_prose_us_per_kb"] = us_per_kb(prose, pure.check_text, args.runs)
+            timing["pure_python"]["write_path"] = evaluate_timing(pure, prose_items(prose[:1000]), args.runs)
+    timing["native_prefilter"] = policy._index.native is not None
     result = {
         "corpus": {"path": "../shared/data/policy/dev.jsonl", "texts": len(rows),
                    "kb": round(sum(len(t.encode("utf-8")) for t in texts) / 1024, 1),

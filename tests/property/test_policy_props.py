@@ -329,3 +329,32 @@ def test_field_walk_stops_at_the_same_depth():
         deep = {"k": deep}
     assert list(iter_text_fields(deep)) == list(_fields_reference(deep)) == []
 
+
+
+# -- native prefilter: the looser expression never misses a match -----------------------
+
+_NATIVE_ALPHABET = string.ascii_letters + string.digits + " \n-_.:/+=<>|[]{}\"'#!?,é\u212a\u017f"
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet=_NATIVE_ALPHABET, max_size=120), st.integers(0, 60), st.integers(0, 60))
+def test_native_superset_never_misses_a_window_match(text, start, span):
+    from ragixd.domain.policy import native
+
+    if not native.available():
+        return
+    prefilter = policy._index.native
+    end = min(len(text), start + span)
+    for target in ("text", "lower", "prose", "long"):
+        scan = prefilter.scan(target, text)
+        assert scan is not None
+        for i in scan.ruled_out:
+            rule = policy.rules[i]
+            assert rule.pattern.search(text, start, end) is None, rule.id
+            assert rule.pattern.search(text) is None, rule.id
+    if text.isascii():  # one caseless scan of the text stands for it and its lower case
+        scan = prefilter.scan("ascii", text)
+        for i in scan.ruled_out:
+            rule = policy.rules[i]
+            view = text if rule.reads == "text" else text.lower()
+            assert rule.pattern.search(view, start, end) is None, rule.id

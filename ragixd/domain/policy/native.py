@@ -1,0 +1,170 @@
+"""The optional native prefilter: every rule's regex and every gate literal in one scan.
+
+Owns NativePrefilter, which compiles with hyperscan (when it imports) the looser form of
+each rule's pattern (superset.py) and the gate literals into one database per text the
+rules read, and answers for a text which rules a literal unlocked (exactly as the literal
+scan would) and which rules cannot match there (their looser pattern did not). A rule whose
+pattern does not translate or compile, and every rule given as a callable, is never ruled
+out. Without hyperscan, or on any native error, it answers None and the pure-Python gates
+decide alone, with the same verdicts.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from .rules import Rule
+from .superset import superset_expression
+
+try:
+    import hyperscan
+except ImportError:  # another platform: the pure-Python gates are the whole engine
+    hyperscan = None
+
+# What each scan target holds: the patterns of the rules reading these views, and the
+# literals of these gates. For ASCII text, "ascii" scans the text itself, caseless, and
+# stands for "text", "lower" and "prose" (lower and prose are then the text in lower case);
+# "long_ascii" likewise stands for the long-token view and its lower case.
+_TARGETS = {
+    "ascii": (("text", "lower", "prose"), ("lower", "prose")),
+    "text": (("text",), ()),
+    "lower": (("lower",), ("lower",)),
+    "prose": (("prose",), ("prose",)),
+    "both": (("lower", "prose"), ("lower", "prose")),
+    "long_ascii": (("long",), ("long",)),
+    "long": (("long",), ()),
+    "long_lower": ((), ("long",)),
+}
+# In the caseless targets, the text-view patterns keep their case (they read the text as is).
+_CASELESS = {"ascii", "long_ascii"}
+
+
+def available() -> bool:
+    """Is the native scanner importable here?"""
+    return hyperscan is not None
+
+
+class Scan:
+    """What one scan found: rules a literal unlocked, and rules that cannot match."""
+
+    __slots__ = ("ruled_out", "unlocked")
+
+    def __init__(self, unlocked: set[int], ruled_out: set[int]) -> None:
+        self.unlocked = unlocked
+        self.ruled_out = ruled_out
+
+
+class NativePrefilter:
+    """The rule set's databases, one per scan target, compiled on first use."""
+
+    def __init__(self, rules: tuple[Rule, ...], unlocks: dict[str, dict[str, list[int]]]) -> None:
+        # UTF-8 expressions for any text, byte expressions (cheaper to scan) for ASCII text.
+        self.expressions = {utf8: tuple(superset_expression(r.pattern, utf8) if r.pattern is not None else None
+                                        for r in rules) for utf8 in (True, False)}
+        self.reads = tuple(r.reads for r in rules)
+        self.unlocks = {gate: tuple((lit, tuple(sorted(set(ids)))) for lit, ids in sorted(lits.items()))
+                        for gate, lits in unlocks.items()}
+        self._databases: dict[str, Any] = {}
+
+    def scan(self, target: str, text: str) -> Scan | None:
+        """The scan of `text` as `target`, or None when there is nothing to say."""
+        database = self._databases.get(target, False)
+        if database is False:
+            database = self._databases[target] = self._compile(target)
+        if database is None:
+            return None
+        db, literal_rules, base, compiled, always = database
+        if db is None:  # the target holds no literal and no pattern
+            return Scan(set(always), set())
+        try:
+            data = text.encode("utf-8")
+            hits: list[int] = []
+            db.scan(data, match_event_handler=_collect, context=hits)
+        except Exception:  # lone surrogates, scratch in use by another thread: no filter
+            return None
+        unlocked = set(always)
+        possible = set()
+        for i in hits:
+            if i >= base:
+                possible.add(i - base)
+            else:
+                unlocked.update(literal_rules[i])
+        return Scan(unlocked, set(compiled.difference(possible)))
+
+    def _compile(self, target: str) -> Any:
+        views, gates = _TARGETS[target]
+        ascii_text = target in _CASELESS
+        patterns = tuple((i, e, self.reads[i] != "text") for i, e in enumerate(self.expressions[not ascii_text])
+                         if e is not None and self.reads[i] in views)
+        literals = tuple(pair for gate in gates for pair in self.unlocks.get(gate, ()))
+        return _database(patterns, literals, ascii_text)
+
+
+def _collect(pattern_id: int, start: int, end: int, flags: int, hits: list[int]) -> None:
+    hits.append(pattern_id)
+
+
+@lru_cache(maxsize=64)  # policies built from the same rules share their databases
+def _database(patterns: tuple[tuple[int, str, bool], ...], literals: tuple[tuple[str, tuple[int, ...]], ...],
+              ascii_text: bool) -> tuple[Any, tuple[tuple[int, ...], ...], int, frozenset[int], tuple[int, ...]] | None:
+    """(database, rules per literal id, base, rules whose pattern is in it, rules always unlocked),
+    the database None when there is nothing to scan for; None when it does not compile.
+
+    Literal i has id i; the pattern of rule r has id base + r. With `ascii_text`, the text is
+    ASCII and scanned as bytes, and literals and the patterns flagged True match either case
+    (they read the text lower-cased); else it is scanned as UTF-8 and matched as given.
+    """
+    if hyperscan is None:
+        return None
+    exprs: list[bytes] = []
+    ids: list[int] = []
+    flags: list[int] = []
+    literal_rules: list[tuple[int, ...]] = []
+    always: list[int] = []
+    for lit, rules in literals:
+        if not lit:
+            always.extend(rules)  # "" is in every text
+        elif not ascii_text or (lit == lit.lower() and lit.isascii()):  # else never in lower-cased ASCII
+            ids.append(len(literal_rules))
+            literal_rules.append(rules)
+            exprs.append("".join(f"\\x{b:02x}" for b in lit.encode("utf-8")).encode("ascii"))
+            flags.append(_literal_flags(ascii_text))
+    base = len(literal_rules)
+    compiled: list[int] = []
+    for rule, expression, fold in patterns:
+        flag = _pattern_flags(ascii_text and fold, not ascii_text)
+        if _compiles(expression, flag):
+            ids.append(base + rule)
+            exprs.append(expression.encode("ascii"))
+            flags.append(flag)
+            compiled.append(rule)
+    if not exprs:
+        return None, (), 0, frozenset(), tuple(always)
+    db = hyperscan.Database()
+    try:
+        db.compile(expressions=exprs, ids=ids, elements=len(exprs), flags=flags)
+    except hyperscan.error:
+        return None
+    return db, tuple(literal_rules), base, frozenset(compiled), tuple(always)
+
+
+def _literal_flags(caseless: bool) -> int:
+    return hyperscan.HS_FLAG_SINGLEMATCH | (hyperscan.HS_FLAG_CASELESS if caseless else 0)
+
+
+def _pattern_flags(caseless: bool, utf8: bool) -> int:
+    flags = hyperscan.HS_FLAG_SINGLEMATCH | hyperscan.HS_FLAG_PREFILTER
+    flags |= hyperscan.HS_FLAG_UTF8 if utf8 else 0
+    return flags | (hyperscan.HS_FLAG_CASELESS if caseless else 0)
+
+
+@lru_cache(maxsize=1024)
+def _compiles(expression: str, flags: int) -> bool:
+    """Does hyperscan take this expression on its own (no empty match, not too large)?"""
+    try:
+        hyperscan.Database().compile(expressions=[expression.encode("ascii")], ids=[0], elements=1,
+                                     flags=[flags])
+    except hyperscan.error:
+        return False
+    return True
