@@ -10,8 +10,8 @@ In one run, on the same ipc transport:
   (write, wait for the answer, write...), so that no client shares a GIL with another (they do
   share the machine's cores with the daemon); beside it, the Store's own rate in process with
   groups of 16, the largest group 16 sequential clients can form (the ceiling);
-- search p50/p99 at N items through the daemon (mode fts), against Store.search in process on
-  the same store with the same queries (each query both ways in turn). The store is populated in process (groups of 1000 realistic
+- search p50/p99 at N items through the daemon (mode fts), against the daemon's own search op
+  called in process on the same home with the same queries (each query both ways in turn). The store is populated in process (groups of 1000 realistic
   items from textgen) before the daemon opens it.
 
 Usage: python bench/bench_daemon.py [--items 100000] [--n 2000] [--seconds 3]
@@ -178,10 +178,12 @@ def bench_concurrent_writes(endpoint: str, clients: int, seconds: float) -> dict
 
 
 def populate(home: Path, items: int) -> float:
-    from ragixd.store.store import Store
-    store = Store(home / "ragix.db", synchronous="NORMAL")
-    seconds = fill(store.execute, items, report=progress)
-    store.close()
+    """Items written as the daemon writes them (Memory: vectors included), so the daemon starts
+    with nothing to back-fill: a back-fill running under the measurements would skew them."""
+    from ragixd.memory import Memory
+    mem = Memory(home, synchronous="OFF", backfill=False)
+    seconds = fill(mem.execute, items, report=progress)
+    mem.close()
     return seconds
 
 
@@ -190,38 +192,57 @@ def search_queries(n: int) -> list[str]:
     return [gen.query(1 + i % 3) for i in range(n)]
 
 
-def bench_search(client, store, queries: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
+def bench_search(client, search_in_process, queries: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
     """Each query through the daemon and then in process on the same store, in turn."""
-    # mode="fts": the daemon runs exactly what Store.search runs (its default is hybrid, which
-    # bench_vectors.py compares with HybridSearch in process).
     for q in queries[:50]:
         client.search(q, k=10, mode="fts")
-        store.search(q, k=10)
+        search_in_process(q)
     daemon_s, local_s = [], []
     for q in queries:
         start = time.perf_counter()
         client.search(q, k=10, mode="fts")
         middle = time.perf_counter()
-        store.search(q, k=10)
+        search_in_process(q)
         local_s.append(time.perf_counter() - middle)
         daemon_s.append(middle - start)
     return percentiles(daemon_s), percentiles(local_s)
 
 
-def run_search(work: Path, items: int, n_queries: int) -> tuple[float, dict[str, Any]]:
+def in_process_search(home: Path):
+    """The daemon's own search op (handler, filters, answer) called in process on the same
+    home, in fts mode: what the daemon adds is then transport, validation and threads only.
+    Returns (search function, close function)."""
+    from ragixd.domain.trust import Caller
+    from ragixd.memory import Memory
+    from ragixd.ops import handlers, registry
+    mem = Memory(home, backfill=False)
+    owner = Caller("full", "owner")
+    extras = {"pub_endpoint": "", "memory": mem, "policy": mem.policy}
+
+    def search(q: str) -> Any:
+        ctx = handlers.QueryContext(mem.store.reader(), owner, extras)
+        return registry.QUERIES["search"](ctx, {"query": q, "k": 10, "mode": "fts"})
+    return search, mem.close
+
+
+def run_search(work: Path, items: int, n_queries: int,
+               reuse: Path | None = None) -> tuple[float | None, dict[str, Any]]:
     from support.daemon import Daemon
 
-    from ragixd.store.store import Store
-    progress(f"populating {items} items in process")
-    home = work / "search"
-    home.mkdir()
-    populate_s = round(populate(home, items), 1)
+    if reuse is not None and (reuse / "ragix.db").exists():
+        home, populate_s = reuse, None
+        progress(f"reusing the populated home {home}")
+    else:
+        progress(f"populating {items} items in process")
+        home = reuse or work / "search"
+        home.mkdir(parents=True, exist_ok=True)
+        populate_s = round(populate(home, items), 1)
     daemon = Daemon(home).start(timeout=300)
     client = daemon.client()
-    store = Store(home / "ragix.db")  # a second, read-only use of the daemon's store
+    search, close = in_process_search(home)  # a second, read-only use of the daemon's home
     progress("search through the daemon and in process")
-    through, in_process = bench_search(client, store, search_queries(n_queries))
-    store.close()
+    through, in_process = bench_search(client, search, search_queries(n_queries))
+    close()
     client.close()
     daemon.stop()
     return populate_s, {"daemon": through, "in_process": in_process,
@@ -241,6 +262,9 @@ def main() -> None:
     ap.add_argument("--warmup", type=int, default=1500, help="writes before the single-write timing")
     ap.add_argument("--seconds", type=float, default=3.0, help="length of each concurrent-write run")
     ap.add_argument("--queries", type=int, default=600)
+    ap.add_argument("--search-home", default=None,
+                    help="populate the search part's home here, or reuse it if already populated "
+                         "(textgen items written through Memory, as bench_vectors.py does)")
     ap.add_argument("--only", default="search,status,write,concurrent",
                     help="comma-separated parts to run (default: all)")
     args = ap.parse_args()
@@ -251,7 +275,8 @@ def main() -> None:
         out: dict[str, Any] = {"bench": "daemon", "cpus": os.cpu_count(), "items": args.items}
 
         if "search" in parts:
-            out["populate_s"], out["search"] = run_search(work, args.items, args.queries)
+            reuse = Path(args.search_home) if args.search_home else None
+            out["populate_s"], out["search"] = run_search(work, args.items, args.queries, reuse)
         daemon = Daemon(work / "writes").start()
         client = daemon.client()
         if "status" in parts:
