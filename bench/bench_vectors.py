@@ -426,9 +426,9 @@ def bench_daemon(work: Path, items: int, n_queries: int, reuse: Path | None = No
         mem = Memory(home, backfill=False)
         found = mem.store.stats()["items"]
         mem.close()
-        if found != items:
+        if abs(found - items) > items // 100:  # exact duplicates in the text merge: a few fewer
             raise SystemExit(f"--daemon-home {home} holds {found} items, not --daemon-items {items}")
-        pop: dict[str, Any] = {"items": items, "reused_home": str(home)}
+        pop: dict[str, Any] = {"items": found, "reused_home": str(home)}
         progress(f"reusing the populated home {home}; starting ragixd")
     else:
         home = reuse or work / "daemon-home"
