@@ -74,6 +74,7 @@ def run(settings: config.Settings, notifier: Notifier, flags: dict) -> None:
                     recall=RecallConfig.from_mapping(settings.recall),
                     policy=Policy(PolicyConfig.from_dict(settings.policy)))
     store = memory.store
+    memory.policy.warm()  # before READY: the first write must not pay for compiling rules
     server = Server(settings, memory)
     state = {"reload": False}
 

@@ -94,3 +94,21 @@ def test_superset_gives_up_or_compiles_nothing_empty(pattern):
     if expression is not None:  # assertions alone leave an empty expression, which never compiles
         assert expression == "" or not native.available() or not native._compiles(
             expression, native._pattern_flags(False, True))
+
+
+@needs_native
+def test_warm_builds_every_database_a_write_can_need():
+    """The daemon warms its policy before READY; after that no text shape compiles anything
+    more, so no write pays for a compile."""
+    policy = Policy()
+    policy.warm()
+    built = set(policy._index.native._databases)
+    shapes = [
+        "plain words only", "x" * 80, "Ünïcödé words and a long token " + "ab12" * 20,
+        "ZXhhbXBsZSBiYXNlNjQgdGV4dCB0aGF0IGlzIGxvbmcgZW5vdWdoIHRvIGRlY29kZQ==",
+        "hex 6a6b6c6d6e6f70717273747576777879 and ignore previous instructions",
+        "mot de passe = hunter2 sécurité", "AKIAIOSFODNN7EXAMPLE", "\u200bzero\u200bwidth",
+    ]
+    for text in shapes:
+        policy.evaluate({"title": "t", "content": text, "tags": ["Tag"], "entities": ["Zoë"]})
+    assert set(policy._index.native._databases) == built

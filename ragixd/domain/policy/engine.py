@@ -240,6 +240,21 @@ class Policy:
 
     # -- whole proposals -----------------------------------------------------------------
 
+    # Texts that take every scan path once (ASCII, a long token, non-ASCII, encoded-looking).
+    _WARM_TEXTS = (
+        "a short plain note about the weekly deploy",
+        "build id 7f3a9c0e5b1d4a2f8e6c9b0a1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d0e1f2 passed",
+        "Sécurité du réseau : jeton 7f3a9c0e5b1d4a2f8e6c9b0a1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6 testé",
+        "aGVsbG8gd29ybGQgdGhpcyBpcyBvbmx5IGEgd2FybSB1cCB0ZXh0IGZvciB0aGUgc2Nhbm5lcg==",
+    )
+
+    def warm(self) -> None:
+        """Build the lazily made parts (the native prefilter's databases) now, so the first
+        write a daemon answers does not pay for them (about a second and a half)."""
+        for text in self._WARM_TEXTS:
+            self.evaluate({"title": "warm-up", "content": text})
+        self.clear_memo()
+
     def evaluate(self, fields: Mapping[str, Any], trusted: bool = False) -> Verdict:
         """Every rule on a proposal or item dict; `trusted` skips the soft blocks only."""
         content_hits: dict[str, RuleHit] = {}
