@@ -79,7 +79,10 @@ class Memory:
         """After a commit: bring the vector indexes up to it and wake the back-fillers."""
         self.vectors.apply(self.store.reader(), events)
         for backfiller in self.backfillers:
-            backfiller.wake()
+            # Inline embedders' vectors came with the commit: waking their back-filler would
+            # only make it look for missing vectors (a query per write, and a GIL hand-off).
+            if not _is_inline(backfiller.embedder, self.embedders):
+                backfiller.wake()
         with self.applied:
             self.applied.notify_all()
 
