@@ -61,7 +61,6 @@ INSERT INTO memory_items_fts(rowid, title, content, tags, entities)
 SELECT rid, title, content, tags, entities FROM memory_items
 WHERE rid IN (SELECT value FROM json_each(?)) ORDER BY rid
 """
-REBUILD_SQL = "INSERT INTO memory_items_fts(memory_items_fts) VALUES ('rebuild')"
 OPTIMIZE_SQL = "INSERT INTO memory_items_fts(memory_items_fts) VALUES ('optimize')"
 INTEGRITY_SQL = "INSERT INTO memory_items_fts(memory_items_fts, rank) VALUES ('integrity-check', 1)"
 
@@ -99,11 +98,6 @@ class FtsProjector:
     def discard(self) -> None:
         """Forget what a rolled-back group collected."""
         self._pending = {}
-
-
-def rebuild(conn: apsw.Connection) -> None:
-    """Index every item afresh in one pass."""
-    conn.execute(REBUILD_SQL)
 
 
 def optimize(conn: apsw.Connection) -> None:
