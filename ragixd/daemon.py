@@ -17,8 +17,9 @@ from .errors import ConfigError, RagixError
 from .lockfile import LockFile
 from .notify import Notifier
 from .server import Server
-from .domain.policy import Policy, PolicyConfig
+from .domain.policy import Policy, PolicyConfig, native
 from .memory import Memory
+from .native_cache import DirectoryCache
 from .retrieval.hybrid import RecallConfig
 
 log = logs.get("ragixd")
@@ -74,7 +75,10 @@ def run(settings: config.Settings, notifier: Notifier, flags: dict) -> None:
                     recall=RecallConfig.from_mapping(settings.recall),
                     policy=Policy(PolicyConfig.from_dict(settings.policy)))
     store = memory.store
-    memory.policy.warm()  # before READY: the first write must not pay for compiling rules
+    # Before READY, so the first write does not pay for compiling the policy's native
+    # prefilter; compiled databases are kept in the cache directory for the next start.
+    native.use_cache(DirectoryCache(paths.cache_dir() / "policy"))
+    memory.policy.warm()
     server = Server(settings, memory)
     state = {"reload": False}
 

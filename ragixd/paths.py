@@ -25,6 +25,11 @@ def config_file(env: os._Environ | dict = os.environ) -> Path:
     return Path(base) / APP / "ragixd.toml"
 
 
+def cache_dir(env: os._Environ | dict = os.environ) -> Path:
+    base = env.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / APP
+
+
 def runtime_dir(env: os._Environ | dict = os.environ) -> Path:
     """$XDG_RUNTIME_DIR/ragix, or a private per-user directory under the temp dir."""
     base = env.get("XDG_RUNTIME_DIR")

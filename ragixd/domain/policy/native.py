@@ -11,8 +11,10 @@ decide alone, with the same verdicts.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
 from .rules import Rule
 from .superset import superset_expression
@@ -43,6 +45,55 @@ _CASELESS = {"ascii", "long_ascii"}
 def available() -> bool:
     """Is the native scanner importable here?"""
     return hyperscan is not None
+
+
+class DatabaseCache(Protocol):
+    """Where compiled databases may be kept between processes (the daemon gives a directory;
+    compiling costs a second or two, loading a few milliseconds). Best effort both ways."""
+
+    def get(self, key: str) -> bytes | None: ...
+
+    def put(self, key: str, data: bytes) -> None: ...
+
+
+_cache: DatabaseCache | None = None
+
+
+def use_cache(cache: DatabaseCache | None) -> None:
+    """Keep compiled databases in `cache` from now on (None: compile in memory only)."""
+    global _cache
+    _cache = cache
+
+
+def _cache_key(*parts: Any) -> str:
+    version = getattr(hyperscan, "__version__", "") if hyperscan else ""
+    text = repr((version, hyperscan.__file__ if hyperscan else "", parts))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _from_cache(key: str) -> tuple[Any, list[int]] | None:
+    """(database, rules whose pattern it holds) from the cache, or None."""
+    if _cache is None:
+        return None
+    try:
+        blob = _cache.get(key)
+        if not blob:
+            return None
+        size = int.from_bytes(blob[:4], "big")
+        rules = json.loads(blob[4:4 + size])
+        return hyperscan.loadb(blob[4 + size:], hyperscan.HS_MODE_BLOCK), [int(r) for r in rules]
+    except Exception:  # a damaged or foreign entry: compile instead
+        return None
+
+
+def _to_cache(key: str, db: Any, rules: list[int]) -> None:
+    if _cache is None:
+        return
+    try:
+        head = json.dumps(rules).encode("ascii")
+        _cache.put(key, len(head).to_bytes(4, "big") + head + hyperscan.dumpb(db))
+    except Exception:  # noqa: BLE001 - caching is an optimisation only
+        return
 
 
 class Scan:
@@ -131,22 +182,42 @@ def _database(patterns: tuple[tuple[int, str, bool], ...], literals: tuple[tuple
             exprs.append("".join(f"\\x{b:02x}" for b in lit.encode("utf-8")).encode("ascii"))
             flags.append(_literal_flags(ascii_text))
     base = len(literal_rules)
-    compiled: list[int] = []
-    for rule, expression, fold in patterns:
-        flag = _pattern_flags(ascii_text and fold, not ascii_text)
-        if _compiles(expression, flag):
-            ids.append(base + rule)
-            exprs.append(expression.encode("ascii"))
-            flags.append(flag)
-            compiled.append(rule)
-    if not exprs:
+    wanted = [(rule, expression, _pattern_flags(ascii_text and fold, not ascii_text))
+              for rule, expression, fold in patterns]
+    key = _cache_key(exprs, ids, flags, base, wanted)
+    cached = _from_cache(key)
+    if cached is not None:
+        db, rules = cached
+        return db, tuple(literal_rules), base, frozenset(rules), tuple(always)
+    # Everything in one compile first; only when that fails is each pattern tried on its own
+    # (a compile per pattern costs more than the whole database).
+    db = _compiled(exprs, ids, flags, base, wanted)
+    if db is None:
+        wanted = [(rule, e, flag) for rule, e, flag in wanted if _compiles(e, flag)]
+        db = _compiled(exprs, ids, flags, base, wanted)
+        if db is None:
+            return None
+    if db is False:
         return None, (), 0, frozenset(), tuple(always)
+    rules = [rule for rule, _e, _f in wanted]
+    _to_cache(key, db, rules)
+    return db, tuple(literal_rules), base, frozenset(rules), tuple(always)
+
+
+def _compiled(exprs: list[bytes], ids: list[int], flags: list[int], base: int,
+              wanted: list[tuple[int, str, int]]) -> Any:
+    """The database of these literals and patterns; None if it does not compile, False if
+    there is nothing in it."""
+    all_exprs = exprs + [e.encode("ascii") for _r, e, _f in wanted]
+    if not all_exprs:
+        return False
     db = hyperscan.Database()
     try:
-        db.compile(expressions=exprs, ids=ids, elements=len(exprs), flags=flags)
+        db.compile(expressions=all_exprs, ids=ids + [base + r for r, _e, _f in wanted],
+                   elements=len(all_exprs), flags=flags + [f for _r, _e, f in wanted])
     except hyperscan.error:
         return None
-    return db, tuple(literal_rules), base, frozenset(compiled), tuple(always)
+    return db
 
 
 def _literal_flags(caseless: bool) -> int:
