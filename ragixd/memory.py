@@ -25,6 +25,8 @@ from .store.store import GroupResult, Store
 
 logger = get("ragixd.memory")
 INLINE_BACKENDS = ("hash",)
+DEFAULT_IDLE_S = 0.5   # how often an idle back-filler looks for items without vectors
+INLINE_IDLE_S = 30.0
 
 
 def build_embedders(specs: Sequence[dict[str, Any]]) -> list[tuple[Embedder, bool]]:
@@ -107,10 +109,16 @@ class Memory:
         if not self._backfill:
             return
         self.submit = submit or self._submit_direct
-        for embedder, _inline in self.embedders:
-            filler = Backfiller(embedder, self.store.reader, lambda: self.store.head_seq, self.submit)
+        for embedder, inline in self.embedders:
+            filler = self._backfiller(embedder, inline)
             filler.start()
             self.backfillers.append(filler)
+
+    def _backfiller(self, embedder: Embedder, inline: bool) -> Backfiller:
+        # An inline embedder's vectors come with each write: its back-filler only catches up
+        # a model added later or a write that failed to embed, so it looks rarely when idle.
+        return Backfiller(embedder, self.store.reader, lambda: self.store.head_seq, self.submit,
+                          idle_s=INLINE_IDLE_S if inline else DEFAULT_IDLE_S)
 
     def fill_vectors(self, batch: int = 256) -> int:
         """Embed every item that lacks a vector, synchronously (tests, benchmarks, import)."""
@@ -143,9 +151,9 @@ class Memory:
         self.store.enrichers = [InlineEmbedding(e) for e, inline in merged if inline]
         self.search.embedder = merged[0][0] if merged else None
         if self.backfillers or not self._backfill:
-            for embedder, _inline in merged:
+            for embedder, inline in merged:
                 if embedder.model_name in added and self._backfill:
-                    filler = Backfiller(embedder, self.store.reader, lambda: self.store.head_seq, self.submit)
+                    filler = self._backfiller(embedder, inline)
                     filler.start()
                     self.backfillers.append(filler)
         logger.info("memory.embedders", serving=self.search.embedder.model_name if self.search.embedder else None,

@@ -85,6 +85,8 @@ class Backfiller:
     def run_once(self) -> int:
         """One pass: embed up to `batch` missing items; return how many were recorded."""
         start = self.head()
+        if start == self.caught_up_seq and start > 0:
+            return 0  # nothing committed since a pass that found nothing missing: no scan
         todo = missing(self.reader(), self.embedder.model_name, self.batch)
         if not todo:
             self.caught_up_seq = max(self.caught_up_seq, start)

@@ -168,3 +168,23 @@ def test_switching_models_needs_no_downtime(tmp_path):
     m.execute([c.CreateItem({"title": "New", "content": "written after the switch"})])
     assert m.embedder_status()[0]["missing"] == 0  # new writes are embedded inline
     m.close()
+
+
+def test_an_idle_back_filler_does_not_scan_while_nothing_is_committed(tmp_path, monkeypatch):
+    """Looking for items without vectors reads the whole items table; a back-filler whose last
+    pass found nothing skips that until something new is committed."""
+    from ragixd.retrieval import backfill
+
+    mem = Memory(tmp_path / "home", backfill=False)
+    mem.execute([c.CreateItem({"title": f"note {i}", "content": "text"}) for i in range(5)])
+    embedder = mem.embedders[0][0]
+    filler = backfill.Backfiller(embedder, mem.store.reader, lambda: mem.store.head_seq,
+                                 mem._submit_direct)
+    scans = []
+    real = backfill.missing
+    monkeypatch.setattr(backfill, "missing", lambda *a: scans.append(1) or real(*a))
+    assert filler.run_once() == 0 and len(scans) == 1  # inline vectors: nothing missing
+    assert filler.run_once() == 0 and len(scans) == 1  # nothing committed since: no scan
+    mem.execute([c.CreateItem({"title": "one more", "content": "text"})])
+    assert filler.run_once() == 0 and len(scans) == 2  # a commit: look again
+    mem.close()
