@@ -29,7 +29,6 @@ from .db import open_connection
 from .filters import Filters
 from .projection import ConnectionView, Projections
 from .projectors import fts
-from .projectors.fts import integrity_ok
 
 REPLAY_BATCH = 20_000
 # Tables that are not projections of the log and are left out of dumps and rebuilds.
@@ -245,7 +244,7 @@ class Store:
             report["mismatched_tables"] = compare_with_replay(conn, self.path.parent)
         # Outside the snapshot: the check is an INSERT command, which needs the write lock and
         # would fail at once inside a read transaction that a later commit has overtaken.
-        report["fts_ok"] = integrity_ok(self.reader())
+        report["fts_ok"] = fts.integrity_ok(self.reader())
         report["ok"] = report["fts_ok"] and not report["mismatched_tables"]
         return report
 

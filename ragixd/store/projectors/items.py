@@ -70,13 +70,23 @@ _dumps = _JSON.encode
 
 # The column each item field is stored in, and how its value is written there.
 _COLUMN_OF = {"links": "links_json", "provenance": "provenance_json"}
-_WRITE = {
-    "tags": lambda v: _dumps(list(v)),
-    "entities": lambda v: _dumps(list(v)),
-    "links": lambda v: _dumps([{"rel": r, "to": t} for r, t in v]),
-    "provenance": lambda v: _dumps(v.to_dict()),
-    "archived": int,
-}
+
+
+def _list_json(values: tuple) -> str:
+    return _dumps(list(values))
+
+
+def _links_json(links: tuple) -> str:
+    return _dumps([{"rel": r, "to": t} for r, t in links])
+
+
+def _provenance_json(provenance: Any) -> str:
+    return _dumps(provenance.to_dict())
+
+
+# How the fields that are not stored as they are get written (the one place for it).
+_WRITE = {"tags": _list_json, "entities": _list_json, "links": _links_json,
+          "provenance": _provenance_json, "archived": int}
 _update_sql: dict[tuple[str, ...], str] = {}
 
 
@@ -104,14 +114,14 @@ def changed_values(before: MemoryItem, after: MemoryItem) -> tuple[tuple[str, ..
 
 def fts_values(item: MemoryItem) -> tuple[str, str, str, str]:
     """The columns the full-text index reads (title, content, tags, entities), as stored."""
-    return item.title, item.content, _dumps(list(item.tags)), _dumps(list(item.entities))
+    return item.title, item.content, _list_json(item.tags), _list_json(item.entities)
 
 
 def item_to_row(item: MemoryItem, rid: int) -> tuple:
     return (
-        rid, item.id, item.tier, item.type, item.title, item.content, _dumps(list(item.tags)),
-        _dumps(list(item.entities)), _dumps([{"rel": r, "to": t} for r, t in item.links]),
-        _dumps(item.provenance.to_dict()), item.confidence, item.validation, item.scope,
+        rid, item.id, item.tier, item.type, item.title, item.content, _list_json(item.tags),
+        _list_json(item.entities), _links_json(item.links),
+        _provenance_json(item.provenance), item.confidence, item.validation, item.scope,
         item.store, item.expires_at, item.usage_count, item.last_used_at, item.mention_count,
         item.created_at, item.updated_at, item.rule_id, item.corpus_id, item.superseded_by,
         int(item.archived), item.content_hash,
