@@ -171,6 +171,11 @@ class Memory:
                 seq = min(seq, filler.caught_up_seq)
         return seq
 
+    def cheap_query_embedding(self) -> bool:
+        """Whether embedding a query is local CPU work (no model server, no big model)."""
+        serving = self.search.embedder
+        return serving is None or _is_inline(serving, self.embedders)
+
     def embedder_status(self) -> list[dict[str, Any]]:
         conn = self.store.reader()
         serving = self.search.embedder.model_name if self.search.embedder else None

@@ -12,8 +12,9 @@ import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from functools import cache
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import msgpack
 import zmq
@@ -27,12 +28,18 @@ from .ops import handlers, registry
 from .ops.catalog import ADMIN, BY_NAME, COMMAND
 from .gate import Gate
 from .memory import Memory
+from .nowait import WouldBlock, no_waiting
 from .replies import REPLIES, Replier, encode_answer
 from .store.projection import Projections
 from .writer import Writer
 
 log = get("ragixd.server")
 RECV_BATCH = 256
+# Queries that may run on the loop thread when nothing else is waiting: each is bounded by k,
+# an id list or a page size. Export, tail, verify and policy checks of big texts always go to
+# the readers.
+INLINE_OPS = frozenset(("read", "search", "recall", "timeline", "history", "entities",
+                        "palace.list", "palace.get", "stats", "embedders"))
 
 
 class Server:
@@ -59,6 +66,8 @@ class Server:
         self.tick: Callable[[], None] | None = None
         self.authenticator = None
         self._loop_thread: threading.Thread | None = None
+        self._pooled = 0  # requests handed to the readers and not finished
+        self._pooled_lock = threading.Lock()
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -243,11 +252,34 @@ class Server:
             return self._command(route, req_id, op, args, caller)
         if spec.kind == ADMIN:
             return self._admin(route, req_id, op, caller)
-        self.readers.submit(self._query, route, req_id, op, args, caller)
+        if self._may_inline(route, op, args):
+            try:
+                return self._query(route, req_id, op, dict(args), caller, inline=True)
+            except WouldBlock:
+                pass  # a lock or the gate is held: run it where waiting is allowed
+        self._to_readers(self._query, route, req_id, op, args, caller)
+
+    def _may_inline(self, route: list[bytes], op: str, args: dict[str, Any]) -> bool:
+        """Answer on the loop thread (two thread hand-offs fewer) only when the readers are idle,
+        no other request is waiting, and the query needs no model server."""
+        if op not in INLINE_OPS or self._pooled or _more(self.sockets[int(route[0])][0]):
+            return False
+        mode = args.get("mode", "hybrid") if op == "search" else args.get("search_mode", "hybrid")
+        return op not in ("search", "recall") or mode == "fts" or self.memory.cheap_query_embedding()
+
+    def _to_readers(self, fn: Callable[..., None], *args: Any) -> None:
+        with self._pooled_lock:
+            self._pooled += 1
+        future = self.readers.submit(fn, *args)
+        future.add_done_callback(self._reader_done)
+
+    def _reader_done(self, _future: Any) -> None:
+        with self._pooled_lock:
+            self._pooled -= 1
 
     def _command(self, route, req_id, op, args, caller) -> None:
         if caller.trust != "full":  # visibility checks need a read: do them on a reader
-            self.readers.submit(self._checked_command, route, req_id, op, args, caller)
+            self._to_readers(self._checked_command, route, req_id, op, args, caller)
             return
         self._submit_plan(route, req_id, registry.PLANS[op](args, caller), caller)
 
@@ -267,18 +299,25 @@ class Server:
                 self._reply(route, req_id, error=err)
         self.writer.submit(plan.commands, caller.label, done)
 
-    def _query(self, route, req_id, op, args, caller) -> None:
+    def _query(self, route, req_id, op, args, caller, inline: bool = False) -> None:
+        """Run a query and answer it. Inline (on the loop thread) it never waits: a min_seq not
+        yet applied, a rebuild, or a busy index raise WouldBlock before anything is answered."""
         try:
             min_seq = args.pop("min_seq", 0) or 0
-            if min_seq > self.memory.applied_seq() and not self._wait_applied(min_seq):
-                raise Timeout(f"seq {min_seq} was not reached in time", head_seq=self.store.head_seq,
-                              applied_seq=self.memory.applied_seq())
+            if min_seq > self.memory.applied_seq():
+                if inline:
+                    raise WouldBlock("min_seq not applied yet")
+                if not self._wait_applied(min_seq):
+                    raise Timeout(f"seq {min_seq} was not reached in time", head_seq=self.store.head_seq,
+                                  applied_seq=self.memory.applied_seq())
             qctx = handlers.QueryContext(self.store.reader(), caller,
                                          {"pub_endpoint": self._static_status()["pub_endpoint"],
                                           "memory": self.memory, "policy": self.memory.policy})
-            with self.gate.shared():
+            with self._reading(inline):
                 result = registry.QUERIES[op](qctx, args)
             self._reply(route, req_id, result)
+        except WouldBlock:
+            raise
         except RagixError as err:
             self._reply(route, req_id, error=err)
         except OverflowError:  # the schema allows any integer, SQLite holds 64 bits
@@ -286,6 +325,19 @@ class Server:
         except Exception as err:
             log.exception("server.query_failed", op=op)
             self._reply(route, req_id, error=RagixError(f"{op} failed: {type(err).__name__}: {err}"))
+
+    @contextmanager
+    def _reading(self, inline: bool) -> Iterator[None]:
+        if not self.gate.acquire_shared(blocking=not inline):
+            raise WouldBlock("a rebuild holds the store")
+        try:
+            if inline:
+                with no_waiting():
+                    yield
+            else:
+                yield
+        finally:
+            self.gate.release_shared()
 
     def _admin(self, route, req_id, op, caller: Caller) -> None:
         if caller.trust != "full":
@@ -301,7 +353,7 @@ class Server:
             self.writer.call(self._rebuild, done)
             return
         if op == "verify":
-            self.readers.submit(self._verify, route, req_id)
+            self._to_readers(self._verify, route, req_id)
 
     def _wait_applied(self, seq: int) -> bool:
         """Wait until every projection (vectors and back-fills included) has reached `seq`."""

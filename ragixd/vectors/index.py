@@ -7,8 +7,9 @@ file is missing, damaged, or from another model, `load()` returns None and the c
 it from the store, replaying only events after the checkpoint seq it returns otherwise.
 
 Thread safety: one lock serialises every call on the in-memory index, so readers may search
-while one writer adds; searches are sub-millisecond, and a checkpoint holds the lock only for an
-in-memory copy, so the lock is not a bottleneck at this scale.
+while one writer adds. Searches take it through `nowait.holding`: a search running on the
+server's loop thread gives way (WouldBlock) rather than wait behind a long batch add or a
+checkpoint's in-memory copy, and the server runs it again on a reader thread.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import numpy as np
 from usearch.index import Index
 
 from ragixd.errors import StoreError
+from ragixd.nowait import holding
 
 SIDECAR_FORMAT = 1
 
@@ -64,7 +66,7 @@ class VectorIndex:
         return self.path.with_name(self.path.name + ".meta.json")
 
     def __len__(self) -> int:
-        with self._lock:
+        with holding(self._lock):
             return len(self._index)
 
     def __contains__(self, key: int) -> bool:
@@ -102,7 +104,7 @@ class VectorIndex:
         """The k nearest keys as (key, similarity), best first; similarity = 1 - cos distance."""
         query = np.asarray(vector, dtype=np.float32).reshape(self.dimension)
         exclude = exclude or set()
-        with self._lock:
+        with holding(self._lock):
             size = len(self._index)
             want = min(size, k + len(exclude))
             while want > 0:
