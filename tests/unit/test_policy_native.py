@@ -165,3 +165,16 @@ def test_a_damaged_cache_entry_is_compiled_again(monkeypatch):
     assert policy.evaluate(fields).to_dict() == pure().evaluate(fields).to_dict()
     assert all(not v.startswith(b"\x00\x00\x00\x02[]not") for v in cache.data.values())
     native._database.cache_clear()
+
+
+@needs_native
+def test_warm_builds_every_database_so_no_write_compiles_one():
+    policy = Policy()
+    prefilter = policy._index.native
+    assert prefilter is not None and not prefilter._databases
+    policy.warm()
+    assert set(prefilter._databases) == set(native._TARGETS)
+    built = dict(prefilter._databases)
+    for text in ("Ünïcode lööng tökén ÄÖÜäöüÄÖÜäöüÄÖÜäöüÄÖÜäöüÄÖÜäöü here", "plain words", "x" * 80):
+        policy.check_text(text)
+    assert all(prefilter._databases[t] is built[t] for t in built)  # none built again

@@ -251,6 +251,8 @@ class Policy:
     def warm(self) -> None:
         """Build the lazily made parts (the native prefilter's databases) now, so the first
         write a daemon answers does not pay for them (about a second and a half)."""
+        if self._index.native is not None:
+            self._index.native.compile_all()
         for text in self._WARM_TEXTS:
             self.evaluate({"title": "warm-up", "content": text})
         self.clear_memo()

@@ -118,6 +118,12 @@ class NativePrefilter:
                         for gate, lits in unlocks.items()}
         self._databases: dict[str, Any] = {}
 
+    def compile_all(self) -> None:
+        """Build every target's database now (each is otherwise built on first use)."""
+        for target in _TARGETS:
+            if target not in self._databases:
+                self._databases[target] = self._compile(target)
+
     def scan(self, target: str, text: str) -> Scan | None:
         """The scan of `text` as `target`, or None when there is nothing to say."""
         database = self._databases.get(target, False)
