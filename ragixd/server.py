@@ -67,6 +67,7 @@ class Server:
         self.authenticator = None
         self._loop_thread: threading.Thread | None = None
         self._pooled = 0  # requests handed to the readers and not finished
+        self.served = {"loop": 0, "readers": 0}  # queries answered on the loop thread, pool jobs done
         self._pooled_lock = threading.Lock()
 
     # -- lifecycle ---------------------------------------------------------------------------
@@ -254,7 +255,9 @@ class Server:
             return self._admin(route, req_id, op, caller)
         if self._may_inline(route, op, args):
             try:
-                return self._query(route, req_id, op, dict(args), caller, inline=True)
+                self._query(route, req_id, op, dict(args), caller, inline=True)
+                self.served["loop"] += 1
+                return
             except WouldBlock:
                 pass  # a lock or the gate is held: run it where waiting is allowed
         self._to_readers(self._query, route, req_id, op, args, caller)
@@ -276,6 +279,7 @@ class Server:
     def _reader_done(self, _future: Any) -> None:
         with self._pooled_lock:
             self._pooled -= 1
+            self.served["readers"] += 1
 
     def _command(self, route, req_id, op, args, caller) -> None:
         if caller.trust != "full":  # visibility checks need a read: do them on a reader
@@ -408,6 +412,7 @@ class Server:
             **self._static_status(), "rebuilding": rebuilding,
             "uptime_s": round(time.time() - self.started, 3), "head_seq": self.store.head_seq,
             "projectors": positions, "queue_depth": self.writer.depth, "clients": self.clients,
+            "served": dict(self.served),
         }
 
     def _positions(self) -> dict[str, int]:

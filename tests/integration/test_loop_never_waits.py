@@ -37,3 +37,42 @@ def test_slow_model_server_does_not_hold_the_loop(tmp_path):
             b.close()
         finally:
             daemon.stop()
+
+
+def test_a_burst_answers_as_one_at_a_time_does(daemon):
+    """Requests sent back to back queue up, so some go to the readers; one at a time they are
+    answered on the loop thread. Both ways give the same answers."""
+    import msgpack
+    import zmq
+
+    c = daemon.client()
+    seq = 0
+    for i in range(30):
+        seq = c.write(title=f"Glaze batch {i}", content=f"celadon glaze, cone {i % 7}, kiln {i % 3}",
+                      tags=[f"kiln{i % 3}"])["seq"]
+    requests = [("search", {"query": f"glaze cone {i % 7}", "k": 5, "mode": mode, "min_seq": seq})
+                for i in range(12) for mode in ("fts", "hybrid")]
+    requests += [("stats", {}), ("entities", {}), ("palace.list", {"path": ""})]
+    before = c.status()["served"]
+    one_by_one = [c.call(op, dict(args)) for op, args in requests]
+    middle = c.status()["served"]
+    assert middle["loop"] - before["loop"] == len(requests) and middle["readers"] == before["readers"]
+    sock = zmq.Context.instance().socket(zmq.DEALER)
+    sock.setsockopt(zmq.LINGER, 0)
+    sock.connect(daemon.endpoint)
+    for _ in range(20):  # until the readers took part (the first burst almost always does)
+        for i, (op, args) in enumerate(requests):
+            sock.send(msgpack.packb({"v": 1, "id": i, "op": op, "args": args}, use_bin_type=True))
+        burst: dict[int, dict] = {}
+        while len(burst) < len(requests):
+            assert sock.poll(30_000), "no answer to the burst"
+            answer = msgpack.unpackb(sock.recv(), raw=False)
+            assert answer["ok"], answer
+            burst[answer["id"]] = answer["result"]
+        assert [burst[i] for i in range(len(requests))] == one_by_one
+        if c.status()["served"]["readers"] > middle["readers"]:
+            break
+    else:
+        raise AssertionError("no request of 20 bursts went to the readers")
+    sock.close()
+    c.close()
