@@ -21,6 +21,7 @@ from .retrieval.backfill import Backfiller, embed_commands, missing, progress
 from .retrieval.embedding import InlineEmbedding
 from .retrieval.hybrid import HybridSearch, RecallConfig
 from .retrieval.vector_store import VectorStore
+from .store.log import Progress
 from .store.store import GroupResult, Store
 
 logger = get("ragixd.memory")
@@ -96,10 +97,10 @@ class Memory:
     def execute(self, commands: Sequence[Any], actor: str = "local") -> GroupResult:
         return self.execute_attributed([(c, actor) for c in commands])
 
-    def rebuild(self) -> dict[str, Any]:
-        result = self.store.rebuild()
+    def rebuild(self, progress: Progress | None = None) -> dict[str, Any]:
+        result = self.store.rebuild(progress)
         self.vectors.reset()
-        self.vectors.catch_up(self.store.reader())
+        self.vectors.catch_up(self.store.reader(), progress=progress)
         return result
 
     # -- back-fill ---------------------------------------------------------------------------

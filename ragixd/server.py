@@ -35,6 +35,7 @@ from .writer import Writer
 
 log = get("ragixd.server")
 RECV_BATCH = 256
+PROGRESS_LOG_S = 5.0
 # Queries that may run on the loop thread when nothing else is waiting: each is bounded by k,
 # an id list or a page size. Export, tail, verify and policy checks of big texts always go to
 # the readers.
@@ -68,6 +69,7 @@ class Server:
         self._loop_thread: threading.Thread | None = None
         self._pooled = 0  # requests handed to the readers and not finished
         self.served = {"loop": 0, "readers": 0}  # queries answered on the loop thread, pool jobs done
+        self.work: dict[str, dict[str, Any]] = {}  # long ops under way (rebuild, verify): progress
         self._pooled_lock = threading.Lock()
 
     # -- lifecycle ---------------------------------------------------------------------------
@@ -388,16 +390,35 @@ class Server:
         return box
 
     def _rebuild(self) -> dict[str, Any]:
-        with self.gate.exclusive():
-            return self.memory.rebuild()
+        with self.gate.exclusive(), self._tracked("rebuild") as progress:
+            return self.memory.rebuild(progress)
 
     def _verify(self, route, req_id) -> None:
         try:
-            with self.gate.shared():
-                report = self.store.verify()
+            with self.gate.shared(), self._tracked("verify") as progress:
+                report = self.store.verify(progress)
             self._reply(route, req_id, report)
         except RagixError as err:
             self._reply(route, req_id, error=err)
+
+    @contextmanager
+    def _tracked(self, op: str) -> Iterator[Callable[[str, int, int], None]]:
+        """Progress of a long op: shown by status while it runs, logged every few seconds."""
+        started = time.monotonic()
+        logged = [started]
+
+        def report(phase: str, done: int, total: int) -> None:
+            now = time.monotonic()
+            self.work[op] = {"op": op, "phase": phase, "done": done, "total": total,
+                             "elapsed_s": round(now - started, 1)}
+            if now - logged[0] >= PROGRESS_LOG_S:
+                logged[0] = now
+                log.info("work.progress", **self.work[op])
+        report("start", 0, self.store.head_seq)
+        try:
+            yield report
+        finally:
+            self.work.pop(op, None)
 
     def status(self) -> dict[str, Any]:
         # Never wait on the loop thread: while a rebuild runs, its positions are not shown.
@@ -412,7 +433,7 @@ class Server:
             **self._static_status(), "rebuilding": rebuilding,
             "uptime_s": round(time.time() - self.started, 3), "head_seq": self.store.head_seq,
             "projectors": positions, "queue_depth": self.writer.depth, "clients": self.clients,
-            "served": dict(self.served),
+            "served": dict(self.served), "work": list(self.work.values()),
         }
 
     def _positions(self) -> dict[str, int]:

@@ -16,6 +16,7 @@ from ragixd.ops.catalog import BY_NAME
 
 from . import render
 from .client import Client
+from .progress import with_progress
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNAVAILABLE = 0, 1, 2, 3
 
@@ -193,12 +194,12 @@ def cmd_status(c: Client, ns) -> tuple[Any, str]:
 
 
 def cmd_verify(c: Client, ns) -> tuple[Any, str]:
-    r = c.verify(timeout=ns.timeout)
+    r = with_progress(ns.endpoint, "verify", lambda: c.verify(timeout=ns.timeout))
     return r, render.render_verify(r)
 
 
 def cmd_rebuild(c: Client, ns) -> tuple[Any, str]:
-    r = c.rebuild(timeout=ns.timeout)
+    r = with_progress(ns.endpoint, "rebuild", lambda: c.rebuild(timeout=ns.timeout))
     return r, f"rebuilt every projection from {r['events']} events (head seq {r['seq']})"
 
 

@@ -70,18 +70,25 @@ class VectorStore:
         logger.info("vectors.open", models=sorted(loaded), seq=self.seq, replayed=replayed)
         return loaded
 
-    def catch_up(self, conn: apsw.Connection, loaded: dict[str, int] | None = None) -> int:
-        """Apply the log's events after the current seq (per model checkpoint when given)."""
+    def catch_up(self, conn: apsw.Connection, loaded: dict[str, int] | None = None,
+                 progress: log.Progress | None = None) -> int:
+        """Apply the log's events after the current seq (per model checkpoint when given);
+        `progress` hears ("vectors", seq reached, head seq) after each batch."""
         count = 0
         batch: list[Event] = []
+        head = log.head(conn).seq
         for event in log.read(conn, self.seq):
             if event.type in (ev.ITEM_EMBEDDED, *REMOVING):
                 batch.append(event)
             if len(batch) >= 5000:
                 count += self._apply(conn, batch, loaded)
                 batch = []
+                if progress:
+                    progress("vectors", event.seq, head)
         count += self._apply(conn, batch, loaded)
-        self.seq = log.head(conn).seq
+        self.seq = head
+        if progress:
+            progress("vectors", head, head)
         return count
 
     # -- following commits -------------------------------------------------------------------

@@ -7,7 +7,7 @@ applies events to projections: that is the projectors' job.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Callable, Iterator
 
 import apsw
 
@@ -98,10 +98,16 @@ def count(conn: apsw.Connection) -> int:
     return conn.execute("SELECT count(*) FROM memory_events").fetchone()[0]
 
 
-def verify_chain(conn: apsw.Connection) -> tuple[int | None, str, int]:
+# (phase, done, total): long walks over the log report how far they are.
+Progress = Callable[[str, int, int], None]
+PROGRESS_EVERY = 10_000
+
+
+def verify_chain(conn: apsw.Connection, progress: Progress | None = None) -> tuple[int | None, str, int]:
     """Walk the chain; return (first broken seq or None, why, events checked)."""
     prev = GENESIS
     checked = 0
+    total = head(conn).seq if progress else 0
     cursor = conn.execute(
         "SELECT seq, id, type, v, ts, actor, payload, prev_hash, hash FROM memory_events ORDER BY seq")
     for seq, id_, type_, v, ts, actor, payload, prev_hash, hash_ in cursor:
@@ -119,4 +125,8 @@ def verify_chain(conn: apsw.Connection) -> tuple[int | None, str, int]:
         except Exception:
             return seq, "payload cannot be decoded", checked
         prev = Head(seq, hash_)
+        if progress and checked % PROGRESS_EVERY == 0:
+            progress("chain", checked, total)
+    if progress:
+        progress("chain", checked, total)
     return None, "", checked

@@ -222,26 +222,26 @@ class Store:
             return False
         return any(positions.get(name) != self._head.seq for name in names)
 
-    def rebuild(self) -> dict[str, Any]:
+    def rebuild(self, progress: log.Progress | None = None) -> dict[str, Any]:
         """Drop every projection and replay the whole log into fresh tables."""
         with self._write_lock:
             conn = self._writer
             with conn:
                 drop_projections(conn)
             migrations.migrate(conn)
-            replayed = replay(conn, conn, self.projections)
+            replayed = replay(conn, conn, self.projections, progress=progress)
             self._head = log.head(conn)
         return {"events": replayed, "seq": self._head.seq}
 
-    def verify(self) -> dict[str, Any]:
+    def verify(self, progress: log.Progress | None = None) -> dict[str, Any]:
         """Check the hash chain, the FTS index, and live projections against a fresh replay."""
         with self.snapshot() as conn:
-            broken, why, checked = log.verify_chain(conn)
+            broken, why, checked = log.verify_chain(conn, progress)
             report: dict[str, Any] = {"events": checked, "chain_ok": broken is None}
             if broken is not None:
                 report.update(ok=False, broken_seq=broken, reason=why)
                 return report
-            report["mismatched_tables"] = compare_with_replay(conn, self.path.parent)
+            report["mismatched_tables"] = compare_with_replay(conn, self.path.parent, progress)
         # Outside the snapshot: the check is an INSERT command, which needs the write lock and
         # would fail at once inside a read transaction that a later commit has overtaken.
         report["fts_ok"] = fts.integrity_ok(self.reader())
@@ -276,12 +276,15 @@ def drop_projections(conn: apsw.Connection) -> None:
 
 
 def replay(source: apsw.Connection, target: apsw.Connection, projections: Projections,
-           batch: int = REPLAY_BATCH, index_text: bool = True) -> int:
+           batch: int = REPLAY_BATCH, index_text: bool = True,
+           progress: log.Progress | None = None) -> int:
     """Apply every event of `source`'s log to `target`'s fresh projections, in batched
     transactions, each ending like a group commit (the full-text index is written in bulk;
-    with index_text=False it is not written at all, for a comparison that does not read it)."""
+    with index_text=False it is not written at all, for a comparison that does not read it).
+    `progress` hears ("replay", events applied, events in the log) after each batch."""
     count = 0
     pending = 0
+    total = log.head(source).seq if progress else 0
     target.execute("BEGIN")
     try:
         for event in log.read(source, 0):
@@ -294,6 +297,8 @@ def replay(source: apsw.Connection, target: apsw.Connection, projections: Projec
                 target.execute("COMMIT")
                 target.execute("BEGIN")
                 pending = 0
+                if progress:
+                    progress("replay", count, total)
         projections.flush(target, index_text)
         if index_text:
             fts.optimize(target)  # one segment instead of one per batch
@@ -305,6 +310,8 @@ def replay(source: apsw.Connection, target: apsw.Connection, projections: Projec
         projections.discard()
         target.execute("ROLLBACK")
         raise
+    if progress:
+        progress("replay", count, total)
     return count
 
 
@@ -317,7 +324,7 @@ def dump_projections(conn: apsw.Connection) -> dict[str, list[tuple]]:
     return out
 
 
-def compare_with_replay(conn: apsw.Connection, workdir: Path) -> list[str]:
+def compare_with_replay(conn: apsw.Connection, workdir: Path, progress: log.Progress | None = None) -> list[str]:
     """Names of projection tables whose live rows differ from a replay of the log."""
     fd, tmp = tempfile.mkstemp(prefix=".verify-", suffix=".db", dir=workdir)
     os.close(fd)
@@ -325,7 +332,7 @@ def compare_with_replay(conn: apsw.Connection, workdir: Path) -> list[str]:
         fresh = apsw.Connection(tmp)
         fresh.execute("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF")
         migrations.migrate(fresh)
-        replay(conn, fresh, Projections(), index_text=False)
+        replay(conn, fresh, Projections(), index_text=False, progress=progress)
         live, expected = dump_projections(conn), dump_projections(fresh)
         fresh.close()
     finally:

@@ -1,0 +1,63 @@
+"""Progress of a long daemon op (rebuild, verify) on a terminal while ragixctl waits for it.
+
+The op's own request blocks until its answer; beside it, a second connection asks `status`
+a few times a second and redraws one line on stderr from the op's `work` entry. Nothing is
+drawn when stderr is not a terminal, so scripts and --json output are unaffected.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from typing import Any, Callable, TextIO, TypeVar
+
+from ragixd.errors import RagixError
+
+from .client import Client
+
+T = TypeVar("T")
+POLL_S = 0.25
+
+
+def render_progress(work: dict[str, Any]) -> str:
+    """One line: `rebuild: replay 40,000/100,000 events (40%), 5.1 s`."""
+    done, total = work["done"], work["total"]
+    share = f" ({100 * done // total}%)" if total else ""
+    return f"{work['op']}: {work['phase']} {done:,}/{total:,} events{share}, {work['elapsed_s']:.1f} s"
+
+
+def with_progress(endpoint: str | None, op: str, call: Callable[[], T],
+                  stream: TextIO | None = None) -> T:
+    """Run `call` (the op's request); meanwhile show the daemon's progress for `op`."""
+    stream = stream or sys.stderr
+    if not stream.isatty():
+        return call()
+    stop = threading.Event()
+    watcher = threading.Thread(target=_watch, args=(endpoint, op, stop, stream), daemon=True)
+    watcher.start()
+    try:
+        return call()
+    finally:
+        stop.set()
+        watcher.join(5)
+
+
+def _watch(endpoint: str | None, op: str, stop: threading.Event, stream: TextIO) -> None:
+    client = Client(endpoint, timeout=2)
+    drawn = 0
+    try:
+        while not stop.wait(POLL_S):
+            try:
+                work = [w for w in client.status().get("work", []) if w.get("op") == op]
+            except RagixError:
+                continue
+            if work:
+                line = render_progress(work[0])
+                stream.write("\r" + line.ljust(drawn))
+                stream.flush()
+                drawn = len(line)
+    finally:
+        client.close()
+        if drawn:
+            stream.write("\r" + " " * drawn + "\r")
+            stream.flush()
