@@ -165,11 +165,21 @@ class Memory:
         return self.execute(commands, actor="backfill").results
 
     def applied_seq(self) -> int:
-        """The seq every projection has reached, vectors and available back-fills included."""
-        seq = min(self.store.head_seq, max(self.vectors.seq, 0) if self.embedders else self.store.head_seq)
+        """The seq every projection has reached, vectors and available back-fills included.
+
+        A back-filler caught up at seq c has committed a vector, at a seq up to c, for every
+        item written up to c; those items are searchable by vector only once the index has
+        applied c. So a filler counts with the last c the index had reached when seen, not
+        with the c it reports (the index applies the filler's commit just after answering it).
+        """
+        vectors_seq = max(self.vectors.seq, 0)
+        seq = min(self.store.head_seq, vectors_seq if self.embedders else self.store.head_seq)
         for filler in self.backfillers:
             if filler.available and not _is_inline(filler.embedder, self.embedders):
-                seq = min(seq, filler.caught_up_seq)
+                caught_up = filler.caught_up_seq
+                if vectors_seq >= caught_up > filler.indexed_seq:
+                    filler.indexed_seq = caught_up
+                seq = min(seq, filler.indexed_seq)
         return seq
 
     def cheap_query_embedding(self) -> bool:

@@ -64,6 +64,7 @@ class Backfiller:
         self.idle_s = idle_s
         self.retry_s = retry_s
         self.caught_up_seq = 0
+        self.indexed_seq = 0  # the last caught_up_seq seen with the vector index at or past it
         self.available = True
         self.last_error = ""
         self._wake = threading.Event()
