@@ -61,6 +61,8 @@ class Event:
     payload: dict[str, Any] = field(default_factory=dict)
     prev_hash: str = ""
     hash: str = ""
+    # Bytes of the payload as stored (0 when not known); bookkeeping, not part of the event.
+    size: int = field(default=0, compare=False, repr=False)
 
     def header(self) -> list[Any]:
         return [self.seq, self.id, self.type, self.v, self.ts, self.actor, self.prev_hash]
@@ -97,4 +99,4 @@ def upcast(event: Event) -> Event:
     if v == event.v:
         return event
     return Event(event.seq, event.id, event.type, v, event.ts, event.actor, payload,
-                 event.prev_hash, event.hash)
+                 event.prev_hash, event.hash, event.size)

@@ -15,6 +15,7 @@ from .projectors.entities import ENTITIES_DDL
 from .projectors.fts import BULK_DDL, FTS_DDL
 from .projectors.items import ITEM_TAGS_DDL, ITEMS_DDL
 from .projectors.links import LINKS_DDL
+from .projectors.log_totals import LOG_TOTALS_DDL
 from .projectors.palace import PALACE_DDL
 from .projectors.refusals import REFUSALS_DDL
 from .projectors.revisions import REVISIONS_DDL
@@ -22,6 +23,9 @@ from .projectors.vectors import VECTORS_DDL
 
 POSITIONS_DDL = """
 CREATE TABLE projector_positions (name TEXT PRIMARY KEY, seq INTEGER NOT NULL) WITHOUT ROWID;
+"""
+COUNTS_INDEX_DDL = """
+CREATE INDEX idx_items_counts ON memory_items(archived, tier, type, store);
 """
 MIGRATIONS_DDL = """
 CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -44,6 +48,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(2, "tag table for indexed tag filters", ITEM_TAGS_DDL),
     Migration(3, "vector bookkeeping per model", VECTORS_DDL),
     Migration(4, "full-text index written in bulk per group", BULK_DDL),
+    Migration(5, "log totals and a covering index for the stats counts", LOG_TOTALS_DDL + COUNTS_INDEX_DDL),
 )
 LATEST = MIGRATIONS[-1].version
 

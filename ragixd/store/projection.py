@@ -14,6 +14,7 @@ from .projectors.entities import EntitiesProjector
 from .projectors.fts import FtsProjector
 from .projectors.items import ItemsProjector
 from .projectors.links import LinksProjector
+from .projectors.log_totals import LogTotalsProjector
 from .projectors.palace import PalaceProjector
 from .projectors.refusals import RefusalsProjector
 from .projectors.revisions import RevisionsProjector
@@ -22,7 +23,8 @@ from .projectors.vectors import VectorsProjector
 
 def default_projectors() -> list[Projector]:
     return [ItemsProjector(), FtsProjector(), RevisionsProjector(), LinksProjector(),
-            PalaceProjector(), EntitiesProjector(), RefusalsProjector(), VectorsProjector()]
+            PalaceProjector(), EntitiesProjector(), RefusalsProjector(), VectorsProjector(),
+            LogTotalsProjector()]
 
 
 def item_changes(conn: apsw.Connection, event: Event) -> list[ItemChange]:

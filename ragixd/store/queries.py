@@ -15,6 +15,7 @@ from ..domain.text import content_terms
 from ..errors import NotFound
 from . import log
 from .filters import Filters
+from .projectors import log_totals
 from .projectors.items import SELECT_COLUMNS, row_to_item
 
 ITEM_COLS = ", ".join(f"i.{c}" for c in SELECT_COLUMNS.split(", "))
@@ -234,26 +235,29 @@ def near(conn: apsw.Connection, anchors: list[tuple[Candidate, str]], window: in
 
 
 def stats(conn: apsw.Connection, visible_stores: tuple[str, ...] | None = None) -> dict[str, Any]:
+    """Counts by tier, type and store, and the log's size, without scanning items or the log:
+    one pass over the (archived, tier, type, store) index, and the log totals projection."""
     where = "1"
     params: list[Any] = []
     if visible_stores is not None:
         where = f"store IN ({','.join('?' * max(1, len(visible_stores)))})"
         params = list(visible_stores) or [""]
-
-    def counts(column: str) -> dict[str, int]:
-        rows = conn.execute(
-            f"SELECT {column}, count(*) FROM memory_items WHERE archived=0 AND {where} GROUP BY {column} ORDER BY {column}",
-            params)
-        return {k: n for k, n in rows}
-
-    total, archived = conn.execute(
-        f"SELECT count(*), coalesce(sum(archived), 0) FROM memory_items WHERE {where}", params).fetchone()
-    head = log.head(conn)
-    log_bytes = conn.execute("SELECT coalesce(sum(length(payload)), 0) FROM memory_events").fetchone()[0]
+    rows = conn.execute(
+        f"SELECT archived, tier, type, store, count(*) FROM memory_items WHERE {where} "
+        "GROUP BY archived, tier, type, store", params).fetchall()
+    by: dict[str, dict[str, int]] = {"tier": {}, "type": {}, "store": {}}
+    live = archived = 0
+    for is_archived, tier, type_, store, n in rows:
+        if is_archived:
+            archived += n
+            continue
+        live += n
+        for key, value in (("tier", tier), ("type", type_), ("store", store)):
+            by[key][value] = by[key].get(value, 0) + n
+    events, log_bytes = log_totals.totals(conn)
     return {
-        "items": total - archived, "archived": archived, "by_tier": counts("tier"),
-        "by_type": counts("type"), "by_store": counts("store"),
-        "events": log.count(conn), "log_bytes": log_bytes, "head_seq": head.seq,
+        "items": live, "archived": archived, **{f"by_{k}": dict(sorted(v.items())) for k, v in by.items()},
+        "events": events, "log_bytes": log_bytes, "head_seq": log.head(conn).seq,
     }
 
 

@@ -65,3 +65,26 @@ def test_a_failing_migration_leaves_no_trace(tmp_path, monkeypatch):
         pass
     assert migrations.current_version(conn) == 1
     assert "half" not in [r[0] for r in conn.execute("SELECT name FROM sqlite_master")]
+
+
+def test_log_totals_reach_an_older_database_and_match_a_scan(tmp_path):
+    """A home made before the log totals existed is rebuilt on open (the new projector has no
+    position), after which stats reads the totals and they equal a full scan of the log."""
+    from ragixd.domain import commands as c
+
+    path = tmp_path / "v4.db"
+    store = Store(path, synchronous="OFF")
+    store.execute([c.CreateItem({"title": f"t{i}", "content": f"content {i}"}, dedup=False) for i in range(20)])
+    conn = store._writer
+    with conn:  # back to schema 4: no totals, no counts index, no position for them
+        conn.execute("DROP TABLE log_totals; DROP INDEX idx_items_counts; "
+                     "DELETE FROM projector_positions WHERE name='log_totals'; "
+                     "DELETE FROM schema_migrations WHERE version=5")
+    store.close()
+    store = Store(path, synchronous="OFF")
+    conn = store.reader()
+    scanned = conn.execute("SELECT count(*), sum(length(payload)) FROM memory_events").fetchone()
+    stats = store.stats()
+    assert (stats["events"], stats["log_bytes"]) == tuple(scanned) and stats["items"] == 20
+    assert migrations.current_version(conn) == migrations.LATEST and store.verify()["ok"]
+    store.close()

@@ -299,3 +299,34 @@ def test_full_text_index_survives_a_group_whose_command_fails_to_apply(store, mo
     monkeypatch.setattr(entities.EntitiesProjector, "apply", real)
     report = store.verify()
     assert report["ok"] and report["fts_ok"]
+
+
+def test_stats_never_scan_yet_match_a_scan(store):
+    """Counts come from one index pass and the log totals projection; they equal counting
+    everything, through writes, archives, refused commands and a rebuild."""
+    from ragixd.domain import commands as c
+
+    def scanned():
+        conn = store.reader()
+        events, size = conn.execute("SELECT count(*), coalesce(sum(length(payload)), 0) FROM memory_events").fetchone()
+        by_tier = dict(conn.execute("SELECT tier, count(*) FROM memory_items WHERE archived=0 GROUP BY tier"))
+        archived = conn.execute("SELECT count(*) FROM memory_items WHERE archived=1").fetchone()[0]
+        return events, size, by_tier, archived
+
+    def check():
+        s = store.stats()
+        events, size, by_tier, archived = scanned()
+        assert (s["events"], s["log_bytes"], s["by_tier"], s["archived"]) == (events, size, by_tier, archived)
+        assert s["events"] == s["head_seq"]
+
+    check()
+    ids = [r["id"] for r in store.execute([
+        c.CreateItem({"title": f"note {i}", "content": f"body {i}", "type": ("fact", "note")[i % 2]}, dedup=False)
+        for i in range(12)]).results]
+    check()
+    store.execute([c.ArchiveItem(ids[0], reason="old"),
+                   c.CreateItem({"title": "k", "content": "password: hunter2"}, dedup=False)])
+    check()
+    store.rebuild()
+    check()
+    assert store.stats()["by_type"] == {"fact": 5, "note": 6}
