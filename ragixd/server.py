@@ -36,11 +36,12 @@ from .writer import Writer
 log = get("ragixd.server")
 RECV_BATCH = 256
 PROGRESS_LOG_S = 5.0
-# Queries that may run on the loop thread when nothing else is waiting: each is bounded by k,
-# an id list or a page size. Export, tail, verify and policy checks of big texts always go to
-# the readers.
-INLINE_OPS = frozenset(("read", "search", "recall", "timeline", "history", "entities",
-                        "palace.list", "palace.get", "stats", "embedders"))
+# Queries that may run on the loop thread when nothing else is waiting: each reads a bounded
+# handful of rows (search and recall only up to INLINE_MAX_K results). Whole-store reads (stats,
+# embedders, palace.list, export, tail, verify) and policy checks of big texts always go to the
+# readers: at 100k items some of them take tens to hundreds of milliseconds.
+INLINE_OPS = frozenset(("read", "search", "recall", "timeline", "history", "entities", "palace.get"))
+INLINE_MAX_K = 100
 
 
 class Server:
@@ -268,6 +269,8 @@ class Server:
         """Answer on the loop thread (two thread hand-offs fewer) only when the readers are idle,
         no other request is waiting, and the query needs no model server."""
         if op not in INLINE_OPS or self._pooled or _more(self.sockets[int(route[0])][0]):
+            return False
+        if args.get("k", 0) > INLINE_MAX_K:
             return False
         mode = args.get("mode", "hybrid") if op == "search" else args.get("search_mode", "hybrid")
         return op not in ("search", "recall") or mode == "fts" or self.memory.cheap_query_embedding()

@@ -26,8 +26,9 @@ def test_slow_model_server_does_not_hold_the_loop(tmp_path):
             box: dict = {}
             search = threading.Thread(target=lambda: box.update(a.search("glaze recipe")))
             search.start()
-            while not any("glaze recipe" in call for call in fake.embed_calls()):
+            while search.is_alive() and not any("glaze recipe" in call for call in fake.embed_calls()):
                 search.join(0.01)
+            assert search.is_alive(), f"the search did not wait for the model server: {box}"
             status = b.status()  # asked while the query's embedding is in flight
             assert search.is_alive(), "the loop answered only after the slow search"
             assert contract.first_error("ops/status#answer", status) is None
@@ -46,17 +47,19 @@ def test_a_burst_answers_as_one_at_a_time_does(daemon):
     import zmq
 
     c = daemon.client()
-    seq = 0
-    for i in range(30):
-        seq = c.write(title=f"Glaze batch {i}", content=f"celadon glaze, cone {i % 7}, kiln {i % 3}",
-                      tags=[f"kiln{i % 3}"])["seq"]
+    written = [c.write(title=f"Glaze batch {i}", content=f"celadon glaze, cone {i % 7}, kiln {i % 3}",
+                       tags=[f"kiln{i % 3}"], entities=[f"Potter {i % 4}"]) for i in range(30)]
+    seq = written[-1]["seq"]
     requests = [("search", {"query": f"glaze cone {i % 7}", "k": 5, "mode": mode, "min_seq": seq})
                 for i in range(12) for mode in ("fts", "hybrid")]
-    requests += [("stats", {}), ("entities", {}), ("palace.list", {"path": ""})]
+    requests += [("entities", {}), ("read", {"ids": [w["id"] for w in written[:3]]}),
+                 ("timeline", {"anchor": written[10]["id"]})]
+    c.stats()  # a whole-store read: always on a reader
     before = c.status()["served"]
     one_by_one = [c.call(op, dict(args)) for op, args in requests]
     middle = c.status()["served"]
     assert middle["loop"] - before["loop"] == len(requests) and middle["readers"] == before["readers"]
+    assert before["readers"] >= 1
     sock = zmq.Context.instance().socket(zmq.DEALER)
     sock.setsockopt(zmq.LINGER, 0)
     sock.connect(daemon.endpoint)
