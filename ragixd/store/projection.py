@@ -55,12 +55,13 @@ class Projections:
         for projector in self.projectors:
             projector.apply(conn, event, changes)
 
-    def flush(self, conn: apsw.Connection, index_text: bool = True) -> None:
-        """End of a group: projectors that write in bulk write now (the full-text index)."""
+    def flush(self, conn: apsw.Connection, upto: int, index_text: bool = True) -> None:
+        """End of a group whose last committed event is `upto`: projectors that write in bulk
+        write now (the full-text index, the log totals)."""
         for projector in self.projectors:
             flush = getattr(projector, "flush", None)
             if flush is not None:
-                flush(conn, index_text)
+                flush(conn, upto, index_text)
 
     def discard(self) -> None:
         """The group was rolled back: drop whatever projectors collected for it."""

@@ -106,7 +106,7 @@ class Store:
             for command, actor in commands:
                 head = self._execute_one(conn, command, actor, head, out, isolate)
             if out.events:
-                self.projections.flush(conn)
+                self.projections.flush(conn, head.seq)
                 self.projections.record_position(conn, head.seq)
             conn.execute("COMMIT")
         except _ApplyFailed:
@@ -292,14 +292,14 @@ def replay(source: apsw.Connection, target: apsw.Connection, projections: Projec
             count += 1
             pending += 1
             if pending >= batch:
-                projections.flush(target, index_text)
+                projections.flush(target, event.seq, index_text)
                 projections.record_position(target, event.seq)
                 target.execute("COMMIT")
                 target.execute("BEGIN")
                 pending = 0
                 if progress:
                     progress("replay", count, total)
-        projections.flush(target, index_text)
+        projections.flush(target, log.head(source).seq, index_text)
         if index_text:
             fts.optimize(target)  # one segment instead of one per batch
         head = log.head(source).seq

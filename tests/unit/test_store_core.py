@@ -330,3 +330,32 @@ def test_stats_never_scan_yet_match_a_scan(store):
     store.rebuild()
     check()
     assert store.stats()["by_type"] == {"fact": 5, "note": 6}
+
+
+def test_log_totals_count_only_committed_seqs(tmp_path):
+    """A group that isolates its commands: a failed command's events either share seqs with
+    the next command's (replaced) or lie past the group's head (not counted)."""
+    import apsw
+
+    from ragixd.domain.events import Event
+    from ragixd.store.projectors.log_totals import LOG_TOTALS_DDL, LogTotalsProjector, totals
+
+    conn = apsw.Connection(str(tmp_path / "t.db"))
+    conn.execute(LOG_TOTALS_DDL)
+    proj = LogTotalsProjector()
+
+    def ev(seq, size):
+        return Event(seq, f"EVT-{seq}", "item.created", 1, "t", "a", {}, "", "", size)
+
+    for seq, size in ((1, 10), (2, 20), (3, 99)):  # the command holding seq 3 fails
+        proj.apply(conn, ev(seq, size), [])
+    proj.flush(conn, 2)
+    assert totals(conn) == (2, 30)
+    for seq, size in ((3, 50), (4, 60), (3, 5), (4, 7), (5, 1)):  # 3-4 fail, then 3-4 commit, 5 fails
+        proj.apply(conn, ev(seq, size), [])
+    proj.flush(conn, 4)
+    assert totals(conn) == (4, 42)
+    proj.apply(conn, ev(5, 8), [])
+    proj.discard()  # a rolled-back group adds nothing
+    proj.flush(conn, 5)
+    assert totals(conn) == (4, 42)

@@ -86,7 +86,7 @@ class FtsProjector:
                 if before != fts_values(change.after):
                     self._pending[change.rid] = before
 
-    def flush(self, conn: apsw.Connection, index: bool = True) -> None:
+    def flush(self, conn: apsw.Connection, upto: int, index: bool = True) -> None:
         pending, self._pending = self._pending, {}
         if not pending or not index:
             return

@@ -1,8 +1,10 @@
 """Running totals of the log (events and payload bytes), so that stats never scans the log.
 
-Derived from the log like every projection: rebuilt by replay and compared by verify. One
-statement per event, inside the event's transaction (and savepoint, when a group isolates its
-commands), so a command rolled back leaves the totals as they were.
+Derived from the log like every projection: rebuilt by replay and compared by verify. Sizes
+are collected per seq as events are applied and added once per group, at its flush, counting
+only seqs up to the group's last committed event: when a group isolates its commands, one that
+fails leaves events whose seqs either the next command reuses (its sizes replace them) or lie
+past the group's head (they are not counted).
 """
 
 from __future__ import annotations
@@ -17,15 +19,27 @@ CREATE TABLE log_totals (id INTEGER PRIMARY KEY CHECK (id = 1), events INTEGER N
                          payload_bytes INTEGER NOT NULL);
 INSERT INTO log_totals VALUES (1, 0, 0);
 """
-ADD_SQL = "UPDATE log_totals SET events = events + 1, payload_bytes = payload_bytes + ? WHERE id = 1"
+ADD_SQL = "UPDATE log_totals SET events = events + ?, payload_bytes = payload_bytes + ? WHERE id = 1"
 
 
 class LogTotalsProjector:
     name = "log_totals"
     tables = ("log_totals",)
 
+    def __init__(self) -> None:
+        self._sizes: dict[int, int] = {}
+
     def apply(self, conn: apsw.Connection, event: Event, changes: list[ItemChange]) -> None:
-        conn.execute(ADD_SQL, (event.size,))
+        self._sizes[event.seq] = event.size
+
+    def flush(self, conn: apsw.Connection, upto: int, index_text: bool = True) -> None:
+        sizes, self._sizes = self._sizes, {}
+        kept = [size for seq, size in sizes.items() if seq <= upto]
+        if kept:
+            conn.execute(ADD_SQL, (len(kept), sum(kept)))
+
+    def discard(self) -> None:
+        self._sizes = {}
 
 
 def totals(conn: apsw.Connection) -> tuple[int, int]:
