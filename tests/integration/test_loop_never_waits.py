@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 
-from support.daemon import Daemon
+from support.daemon import ollama_daemon
 from support.fake_ollama import FakeOllama
 
 from ragixd import contract
@@ -13,11 +13,7 @@ from ragixd import contract
 
 def test_slow_model_server_does_not_hold_the_loop(tmp_path):
     with FakeOllama(dimension=16) as fake:
-        home = tmp_path / "home"
-        (home / "config" / "ragix").mkdir(parents=True)
-        (home / "config" / "ragix" / "ragixd.toml").write_text(
-            f'[embedder]\nbackend = "ollama"\nurl = "{fake.url}"\ntimeout = 30\n')
-        daemon = Daemon(home).start()
+        daemon = ollama_daemon(tmp_path / "home", fake.url)
         try:
             a, b = daemon.client(), daemon.client()
             seq = a.write(title="Kiln schedule", content="firing on tuesdays at dawn")["seq"]

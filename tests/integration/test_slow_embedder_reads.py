@@ -3,17 +3,13 @@ the write, and a query with min_seq must still find the item by vector."""
 
 from __future__ import annotations
 
-from support.daemon import Daemon
+from support.daemon import ollama_daemon
 from support.fake_ollama import FakeOllama
 
 
 def test_min_seq_waits_for_the_back_filled_vector(tmp_path):
     with FakeOllama(dimension=16) as fake:
-        home = tmp_path / "home"
-        (home / "config" / "ragix").mkdir(parents=True)
-        (home / "config" / "ragix" / "ragixd.toml").write_text(
-            f'[embedder]\nbackend = "ollama"\nurl = "{fake.url}"\ntimeout = 30\n')
-        daemon = Daemon(home).start()
+        daemon = ollama_daemon(tmp_path / "home", fake.url)
         try:
             c = daemon.client()
             for i in range(8):

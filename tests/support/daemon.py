@@ -70,3 +70,11 @@ class Daemon:
         if self.proc and self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
+
+
+def ollama_daemon(home: Path, url: str) -> Daemon:
+    """A started daemon whose serving embedder is the Ollama server at `url` (a fake one)."""
+    config = Path(home) / "config" / "ragix"
+    config.mkdir(parents=True, exist_ok=True)
+    (config / "ragixd.toml").write_text(f'[embedder]\nbackend = "ollama"\nurl = "{url}"\ntimeout = 30\n')
+    return Daemon(home).start()
