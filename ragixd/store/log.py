@@ -94,11 +94,6 @@ def read(conn: apsw.Connection, after: int = 0, batch: int = 5000) -> Iterator[E
         after = rows[-1][0]
 
 
-def count(conn: apsw.Connection) -> int:
-    """Events in the log: its head seq, since seqs run 1, 2, ... without gaps (verify checks)."""
-    return head(conn).seq
-
-
 # (phase, done, total): long walks over the log report how far they are.
 Progress = Callable[[str, int, int], None]
 PROGRESS_EVERY = 10_000

@@ -299,10 +299,10 @@ def replay(source: apsw.Connection, target: apsw.Connection, projections: Projec
                 pending = 0
                 if progress:
                     progress("replay", count, total)
-        projections.flush(target, log.head(source).seq, index_text)
+        head = log.head(source).seq
+        projections.flush(target, head, index_text)
         if index_text:
             fts.optimize(target)  # one segment instead of one per batch
-        head = log.head(source).seq
         if head:
             projections.record_position(target, head)
         target.execute("COMMIT")
