@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from typing import Callable, Iterator
+
 import apsw
 
 from ..domain import events as ev
@@ -27,21 +30,47 @@ def default_projectors() -> list[Projector]:
             LogTotalsProjector()]
 
 
-def item_changes(conn: apsw.Connection, event: Event) -> list[ItemChange]:
+Loader = Callable[[apsw.Connection, str], "tuple[int, MemoryItem] | None"]
+
+
+def item_changes(conn: apsw.Connection, event: Event, load: Loader = items_proj.load) -> list[ItemChange]:
     """The items an event changes, loaded before and folded after."""
     if event.type == ev.ITEM_CREATED:
         return [ItemChange(None, created_item(event), event.seq)]
     if event.type == ev.ITEM_USED:
         out = []
         for use in event.payload["uses"]:
-            rid, item = items_proj.load(conn, use["id"])
+            rid, item = load(conn, use["id"])
             out.append(ItemChange(item, apply_use(item, use["count"], event.ts), rid))
         return out
     item_id = target_id(event)
     if item_id is None:
         return []
-    rid, item = items_proj.load(conn, item_id)
+    rid, item = load(conn, item_id)
     return [ItemChange(item, reduce_item(item, event), rid)]
+
+
+class _Folded:
+    """The states a replay has just folded, by item id, so that the next event on the same
+    item does not read and parse its row again (a replay touches the same items over and over:
+    usage counts, updates). Bounded; only the items projector writes these rows, and the memo
+    lives no longer than one replay."""
+
+    LIMIT = 50_000
+
+    def __init__(self) -> None:
+        self.states: dict[str, tuple[int, MemoryItem]] = {}
+
+    def load(self, conn: apsw.Connection, item_id: str) -> tuple[int, MemoryItem] | None:
+        found = self.states.get(item_id)
+        return found if found is not None else items_proj.load(conn, item_id)
+
+    def keep(self, changes: list[ItemChange]) -> None:
+        states = self.states
+        if len(states) >= self.LIMIT:
+            states.clear()
+        for change in changes:
+            states[change.after.id] = (change.rid, change.after)
 
 
 class Projections:
@@ -49,11 +78,26 @@ class Projections:
 
     def __init__(self, projectors: list[Projector] | None = None) -> None:
         self.projectors = projectors or default_projectors()
+        self._folded: _Folded | None = None
 
     def apply(self, conn: apsw.Connection, event: Event) -> None:
-        changes = item_changes(conn, event)
+        folded = self._folded
+        if folded is None:
+            changes = item_changes(conn, event)
+        else:
+            changes = item_changes(conn, event, folded.load)
+            folded.keep(changes)
         for projector in self.projectors:
             projector.apply(conn, event, changes)
+
+    @contextmanager
+    def replaying(self) -> Iterator[None]:
+        """Within: remember the item states folded, for the next events on the same items."""
+        self._folded = _Folded()
+        try:
+            yield
+        finally:
+            self._folded = None
 
     def flush(self, conn: apsw.Connection, upto: int, index_text: bool = True) -> None:
         """End of a group whose last committed event is `upto`: projectors that write in bulk
@@ -65,6 +109,8 @@ class Projections:
 
     def discard(self) -> None:
         """The group was rolled back: drop whatever projectors collected for it."""
+        if self._folded is not None:
+            self._folded.states.clear()
         for projector in self.projectors:
             discard = getattr(projector, "discard", None)
             if discard is not None:

@@ -285,31 +285,32 @@ def replay(source: apsw.Connection, target: apsw.Connection, projections: Projec
     count = 0
     pending = 0
     total = log.head(source).seq if progress else 0
-    target.execute("BEGIN")
-    try:
-        for event in log.read(source, 0):
-            projections.apply(target, event)
-            count += 1
-            pending += 1
-            if pending >= batch:
-                projections.flush(target, event.seq, index_text)
-                projections.record_position(target, event.seq)
-                target.execute("COMMIT")
-                target.execute("BEGIN")
-                pending = 0
-                if progress:
-                    progress("replay", count, total)
-        head = log.head(source).seq
-        projections.flush(target, head, index_text)
-        if index_text:
-            fts.optimize(target)  # one segment instead of one per batch
-        if head:
-            projections.record_position(target, head)
-        target.execute("COMMIT")
-    except BaseException:
-        projections.discard()
-        target.execute("ROLLBACK")
-        raise
+    with projections.replaying():
+        target.execute("BEGIN")
+        try:
+            for event in log.read(source, 0):
+                projections.apply(target, event)
+                count += 1
+                pending += 1
+                if pending >= batch:
+                    projections.flush(target, event.seq, index_text)
+                    projections.record_position(target, event.seq)
+                    target.execute("COMMIT")
+                    target.execute("BEGIN")
+                    pending = 0
+                    if progress:
+                        progress("replay", count, total)
+            head = log.head(source).seq
+            projections.flush(target, head, index_text)
+            if index_text:
+                fts.optimize(target)  # one segment instead of one per batch
+            if head:
+                projections.record_position(target, head)
+            target.execute("COMMIT")
+        except BaseException:
+            projections.discard()
+            target.execute("ROLLBACK")
+            raise
     if progress:
         progress("replay", count, total)
     return count

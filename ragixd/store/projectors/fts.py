@@ -16,6 +16,7 @@ import json
 import apsw
 
 from ...domain.events import Event
+from ...domain.item import MemoryItem
 from .base import ItemChange
 from .items import fts_values
 
@@ -81,10 +82,8 @@ class FtsProjector:
                 continue
             if change.before is None:
                 self._pending[change.rid] = None
-            else:
-                before = fts_values(change.before)
-                if before != fts_values(change.after):
-                    self._pending[change.rid] = before
+            elif _indexed_differ(change.before, change.after):
+                self._pending[change.rid] = fts_values(change.before)
 
     def flush(self, conn: apsw.Connection, upto: int, index: bool = True) -> None:
         pending, self._pending = self._pending, {}
@@ -98,6 +97,12 @@ class FtsProjector:
     def discard(self) -> None:
         """Forget what a rolled-back group collected."""
         self._pending = {}
+
+
+def _indexed_differ(before: MemoryItem, after: MemoryItem) -> bool:
+    """Does the change touch a field the index reads (most changes are usage counts)?"""
+    return (before.title != after.title or before.content != after.content
+            or before.tags != after.tags or before.entities != after.entities)
 
 
 def optimize(conn: apsw.Connection) -> None:

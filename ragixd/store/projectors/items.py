@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import Any
 
 import apsw
@@ -72,6 +73,7 @@ _dumps = _JSON.encode
 _COLUMN_OF = {"links": "links_json", "provenance": "provenance_json"}
 
 
+@lru_cache(maxsize=4096)  # tag and entity lists recur from item to item
 def _list_json(values: tuple) -> str:
     return _dumps(list(values))
 
