@@ -23,7 +23,7 @@ logger = get("ragixd.backfill")
 
 MISSING_SQL = (
     f"SELECT {ITEM_COLS} FROM memory_items i LEFT JOIN item_vectors v ON v.model=? AND v.rid=i.rid "
-    "WHERE i.archived=0 AND (v.rid IS NULL OR v.content_hash != i.content_hash) ORDER BY i.rid LIMIT ?"
+    "WHERE +i.archived=0 AND (v.rid IS NULL OR v.content_hash != i.content_hash) ORDER BY i.rid LIMIT ?"
 )
 PROGRESS_SQL = (
     "SELECT (SELECT count(*) FROM memory_items WHERE archived=0), "

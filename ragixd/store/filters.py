@@ -25,9 +25,10 @@ class Filters:
     visible_stores: tuple[str, ...] | None = field(default=None)
 
     def where(self, alias: str = "i") -> tuple[str, list[Any]]:
-        # The unary '+' keeps the planner off idx_items_hash(store, ...): a filter on a few
-        # stores or tiers selects most rows, and driving a search or a time-ordered scan from
-        # that index read every item of the store (hundreds of ms at 100k).
+        # The unary '+' keeps the planner off idx_items_hash(store, ...) and idx_items_counts
+        # (archived, tier, type, store): a filter on a few stores or tiers, or on archived = 0,
+        # selects most rows, and driving a search, a lookup of candidates by row id or a
+        # time-ordered scan from those indexes reads every item (10-100s of ms at 100k).
         clauses: list[str] = []
         params: list[Any] = []
         for column, values in (("tier", self.tiers), ("type", self.types), ("scope", self.scopes),
@@ -49,7 +50,7 @@ class Filters:
             clauses.append(f"{alias}.created_at < ?")
             params.append(self.before)
         if not self.include_archived:
-            clauses.append(f"{alias}.archived = 0")
+            clauses.append(f"+{alias}.archived = 0")
         return (" AND ".join(clauses) or "1"), params
 
 

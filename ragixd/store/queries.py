@@ -269,11 +269,11 @@ def palace_list(conn: apsw.Connection, path: str, visible_stores: tuple[str, ...
     params: list[Any] = list(parts)
     store_clause = ""
     if visible_stores is not None:
-        store_clause = f" AND i.store IN ({','.join('?' * max(1, len(visible_stores)))})"
+        store_clause = f" AND +i.store IN ({','.join('?' * max(1, len(visible_stores)))})"
         params += list(visible_stores) or [""]
     rows = conn.execute(
         f"SELECT p.{level}, count(*) FROM memory_palace_locations p JOIN memory_items i ON i.id = p.item_id "
-        f"WHERE {conds} AND i.archived=0{store_clause} GROUP BY p.{level} ORDER BY p.{level}", params).fetchall()
+        f"WHERE {conds} AND +i.archived=0{store_clause} GROUP BY p.{level} ORDER BY p.{level}", params).fetchall()
     children = [{"name": name, "count": n} for name, n in rows]
     return {"level": level, "path": "/".join(parts), "children": children,
             "count": sum(c["count"] for c in children)}
