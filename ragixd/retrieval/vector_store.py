@@ -157,6 +157,10 @@ class VectorStore:
             return []
         return index.search(vector, k)
 
+    def exact(self, model: str, vector: np.ndarray, keys: list[int], k: int) -> list[tuple[int, float]]:
+        index = self.indexes.get(model)
+        return index.exact(vector, keys, k) if index is not None else []
+
     def counts(self) -> dict[str, int]:
         return {model: len(index) for model, index in self.indexes.items()}
 

@@ -24,6 +24,12 @@ class Filters:
     # Stores the caller may see at all (trust gating); None means every store.
     visible_stores: tuple[str, ...] | None = field(default=None)
 
+    @property
+    def narrowing(self) -> bool:
+        """Does the filter keep only part of what the caller may see (beyond archived)?"""
+        return bool(self.tiers or self.types or self.scopes or self.tags or self.stores
+                    or self.after or self.before)
+
     def where(self, alias: str = "i") -> tuple[str, list[Any]]:
         # The unary '+' keeps the planner off idx_items_hash(store, ...) and idx_items_counts
         # (archived, tier, type, store): a filter on a few stores or tiers, or on archived = 0,

@@ -217,6 +217,33 @@ def candidates(conn: apsw.Connection, rids: list[int], filters: Filters) -> dict
     return out
 
 
+def filtered_rids(conn: apsw.Connection, filters: Filters, limit: int) -> list[int] | None:
+    """The row ids of the items passing `filters` when there are at most `limit` of them, else
+    None; read through an index, so that finding out costs at most `limit` + 1 rows: from the
+    first tag's entries, or else from the (archived, tier, type, store) index. A filter on
+    neither (time, scope) is not looked up: None."""
+    where, params = filters.where()
+    if filters.tags:
+        tagged = conn.execute("SELECT count(*) FROM (SELECT 1 FROM item_tags WHERE tag = ? LIMIT ?)",
+                              (filters.tags[0], limit + 1)).fetchone()[0]
+        if tagged > limit:  # counted on the tag index alone, before reading any item
+            return None
+        sql = (f"SELECT /* bounded seek */ i.rid FROM item_tags t CROSS JOIN memory_items i ON i.rid = t.rid "
+               f"WHERE t.tag = ? AND {where} LIMIT ?")
+        args = [filters.tags[0], *params, limit + 1]
+    elif filters.tiers or filters.types or filters.stores:
+        # Unlike the shared WHERE (whose '+' keeps this index out of searches), these terms let
+        # the planner seek the counting index: archived first, then the tiers asked for.
+        live = "i.archived IN (0, 1)" if filters.include_archived else "i.archived = 0"
+        tiers = f" AND i.tier IN ({','.join('?' * len(filters.tiers))})" if filters.tiers else ""
+        sql = f"SELECT /* bounded seek */ i.rid FROM memory_items i WHERE {live}{tiers} AND {where} LIMIT ?"
+        args = [*filters.tiers, *params, limit + 1]
+    else:
+        return None
+    rids = [rid for (rid,) in conn.execute(sql, args)]
+    return rids if len(rids) <= limit else None
+
+
 def near(conn: apsw.Connection, anchors: list[tuple[Candidate, str]], window: int, span: int,
          filters: Filters) -> list[list[Near]]:
     """For each (anchor, source): up to `span` items of that source on each side of the anchor,

@@ -120,6 +120,20 @@ class VectorIndex:
                 want = min(size, want * 2)
         return []
 
+    def exact(self, vector: np.ndarray, keys: list[int], k: int) -> list[tuple[int, float]]:
+        """The k keys among `keys` nearest to `vector`, by exact cosine similarity, best first
+        (ties by key); keys without a vector are left out. For a small filtered subset, where
+        the approximate search would have to look far past it."""
+        if not keys or k <= 0:
+            return []
+        query = np.asarray(vector, dtype=np.float32).reshape(self.dimension)
+        with holding(self._lock):
+            stored = self._index.get(_as_keys(keys))
+        present = [(int(key), v) for key, v in zip(keys, stored) if v is not None]
+        if not present:
+            return []
+        return exact_search(np.stack([v for _, v in present]), query, k, np.array([key for key, _ in present]))
+
     def save(self, checkpoint_seq: int) -> None:
         """Write the index and its sidecar atomically; the sidecar names the checkpoint seq.
 
@@ -217,18 +231,21 @@ class VectorIndex:
 def exact_search(
     matrix: np.ndarray, vector: np.ndarray, k: int, keys: np.ndarray | None = None
 ) -> list[tuple[int, float]]:
-    """Exact cosine top-k over unit rows of `matrix`: (key, similarity), best first.
-
-    Keys default to row numbers. For tests, benches, and small stores.
-    """
+    """Exact cosine top-k over the rows of `matrix`: (key, similarity), best first, ties broken
+    by key. Keys default to row numbers. For filtered subsets, tests and benches."""
     if len(matrix) == 0 or k <= 0:
         return []
-    sims = np.asarray(matrix, dtype=np.float32) @ np.asarray(vector, dtype=np.float32)
-    k = min(k, len(sims))
-    top = np.argpartition(-sims, k - 1)[:k]
-    top = top[np.argsort(-sims[top], kind="stable")]
+    rows = np.asarray(matrix, dtype=np.float32)
+    query = np.asarray(vector, dtype=np.float32)
+    norms = np.linalg.norm(rows, axis=1) * max(float(np.linalg.norm(query)), 1e-12)
+    sims = (rows @ query) / np.maximum(norms, 1e-12)
     labels = np.arange(len(sims)) if keys is None else np.asarray(keys)
-    return [(int(labels[i]), float(sims[i])) for i in top]
+    pick = np.arange(len(sims))
+    if len(sims) > k:  # everything at least as near as the k-th, so that ties stay in
+        kth = np.partition(sims, len(sims) - k)[len(sims) - k]
+        pick = np.flatnonzero(sims >= kth)
+    order = sorted(pick.tolist(), key=lambda i: (-float(sims[i]), int(labels[i])))[:k]
+    return [(int(labels[i]), float(sims[i])) for i in order]
 
 
 def _as_keys(keys: Iterable[int] | np.ndarray) -> np.ndarray:

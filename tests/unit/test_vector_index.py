@@ -199,3 +199,23 @@ def test_save_failure_is_a_store_error(tmp_path, rng):
     index.add([1], unit(rng.standard_normal((1, DIM))))
     with pytest.raises(StoreError):
         index.save(checkpoint_seq=1)
+
+
+def test_exact_over_a_subset_ranks_it_by_cosine_and_skips_missing_keys(filled, rng):
+    index, vectors = filled
+    query = unit(rng.standard_normal((1, DIM)))[0]
+    subset = list(range(1000, 1200, 7)) + [5, 99999]  # the last two hold no vector
+    hits = index.exact(query, subset, 6)
+    own = {key: float(vectors[key - 1000] @ query) for key in subset if 1000 <= key < 1200}
+    expected = sorted(own, key=lambda key: (-own[key], key))[:6]
+    assert [key for key, _ in hits] == expected
+    assert [s for _, s in hits] == pytest.approx([own[key] for key in expected], abs=2e-3)
+    assert len(index.exact(query, subset, 100)) == len(own)
+    assert index.exact(query, [5, 6], 3) == [] and index.exact(query, [], 3) == []
+
+
+def test_exact_breaks_ties_by_key(tmp_path):
+    index = VectorIndex(tmp_path / "t.usearch", DIM, model="hash-v1-32")
+    same = unit(np.ones((1, DIM)))
+    index.add([30, 10, 20], np.repeat(same, 3, axis=0))
+    assert [key for key, _ in index.exact(same[0], [30, 20, 10], 2)] == [10, 20]
