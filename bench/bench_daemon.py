@@ -193,18 +193,27 @@ def search_queries(n: int) -> list[str]:
 
 
 def bench_search(client, search_in_process, queries: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Each query through the daemon and then in process on the same store, in turn."""
+    """Each query through the daemon and in process on the same store, in turn, the daemon
+    first for every other query: whichever runs a new query first reads its pages into the
+    page cache for the other (with the daemon always first, it measured ~15 % slower)."""
     for q in queries[:50]:
         client.search(q, k=10, mode="fts")
         search_in_process(q)
     daemon_s, local_s = [], []
-    for q in queries:
+
+    def through(q: str) -> None:
         start = time.perf_counter()
         client.search(q, k=10, mode="fts")
-        middle = time.perf_counter()
+        daemon_s.append(time.perf_counter() - start)
+
+    def local(q: str) -> None:
+        start = time.perf_counter()
         search_in_process(q)
-        local_s.append(time.perf_counter() - middle)
-        daemon_s.append(middle - start)
+        local_s.append(time.perf_counter() - start)
+
+    for i, q in enumerate(queries):
+        for run in ((through, local) if i % 2 == 0 else (local, through)):
+            run(q)
     return percentiles(daemon_s), percentiles(local_s)
 
 
