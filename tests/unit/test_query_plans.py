@@ -86,3 +86,31 @@ def test_stats_still_counts_over_its_covering_index(memory):
     conn = mem.store.reader()
     statements = traced(conn, lambda: queries.stats(conn))
     assert any("idx_items_counts" in plan(conn, s, b) for s, b in statements if "memory_items" in s)
+
+
+def test_no_write_scans_a_stored_table(memory):
+    """A write must cost the same at 100 items as at a million: every statement it runs seeks
+    an index (the only scan allowed is over the statement's own JSON argument)."""
+    mem, ids = memory
+    conn = mem.store._writer
+
+    def run():
+        mem.execute([c.CreateItem({"title": "new", "content": "gamma delta", "tags": ["ops"],
+                                   "entities": ["Person 1"]})])
+        mem.execute([c.CreateItem({"title": "note 7 about kafka retention", "content": "retention window of 7 days",
+                                   "tags": ["ops", "t2"]})])  # an exact duplicate: a mention
+        mem.execute([c.UpdateItem(ids[1], {"content": "changed text", "tags": ["z"]})])
+        mem.execute([c.ArchiveItem(ids[2])])
+        mem.execute([c.RecordUse({ids[4]: 2, ids[6]: 1})])
+        mem.execute([c.CreateLink(ids[6], ids[7], "related")])
+        mem.execute([c.AssignPalace(ids[8], {"domain": "a", "room": "b", "shelf": "c", "card": "d"})])
+        mem.execute([c.SupersedeItem(ids[9], ids[10])])
+        mem.execute([c.PromoteItem(ids[11], "mtm")])
+
+    statements = [(s, b) for s, b in traced(conn, run)
+                  if s.lstrip().upper().startswith(("SELECT", "INSERT", "UPDATE", "DELETE"))]
+    assert len(statements) > 30
+    for sql, bindings in statements:
+        scans = [step for step in plan(conn, sql, bindings).split(" | ")
+                 if step.startswith("SCAN") and "json_each" not in step and "CONSTANT ROW" not in step]
+        assert not scans, f"{sql}\n  scans: {scans}"
