@@ -106,3 +106,12 @@ def test_projections_behind_the_log_are_rebuilt_on_open(tmp_path):
     again = Store(tmp_path / "m.db")
     assert again.verify()["ok"] and again.stats()["projectors"]["items"] == 3
     again.close()
+
+
+def test_verify_catches_a_missing_and_an_extra_projection_row(store):
+    fill(store, 3)
+    store.reader().execute("DELETE FROM memory_revisions WHERE rowid = (SELECT max(rowid) FROM memory_revisions)")
+    assert store.verify()["mismatched_tables"] == ["memory_revisions"]
+    store.rebuild()
+    store.reader().execute("INSERT INTO item_tags(rid, tag) VALUES (1, 'zzz-extra')")
+    assert store.verify()["mismatched_tables"] == ["item_tags"]
