@@ -85,14 +85,20 @@ def _number_checks(schema: dict[str, Any]) -> list[Check]:
     return out
 
 
-def _string_checks(schema: dict[str, Any]) -> list[Check]:
+def _size_checks(schema: dict[str, Any], kind: type, low: str, high: str) -> list[Check]:
+    """minLength / maxLength and their like: bounds on len() of values of one kind."""
     out: list[Check] = []
-    if "minLength" in schema:
-        n = schema["minLength"]
-        out.append(lambda v, n=n: type(v) is not str or len(v) >= n)
-    if "maxLength" in schema:
-        n = schema["maxLength"]
-        out.append(lambda v, n=n: type(v) is not str or len(v) <= n)
+    if low in schema:
+        n = schema[low]
+        out.append(lambda v, n=n: type(v) is not kind or len(v) >= n)
+    if high in schema:
+        n = schema[high]
+        out.append(lambda v, n=n: type(v) is not kind or len(v) <= n)
+    return out
+
+
+def _string_checks(schema: dict[str, Any]) -> list[Check]:
+    out = _size_checks(schema, str, "minLength", "maxLength")
     if "pattern" in schema:
         try:
             search = re.compile(schema["pattern"]).search
@@ -107,13 +113,7 @@ def _array_checks(schema: dict[str, Any]) -> list[Check]:
     if "items" in schema:
         item = compile_schema(schema["items"])
         out.append(lambda v, item=item: type(v) is not list or all(item(x) for x in v))
-    if "minItems" in schema:
-        n = schema["minItems"]
-        out.append(lambda v, n=n: type(v) is not list or len(v) >= n)
-    if "maxItems" in schema:
-        n = schema["maxItems"]
-        out.append(lambda v, n=n: type(v) is not list or len(v) <= n)
-    return out
+    return out + _size_checks(schema, list, "minItems", "maxItems")
 
 
 def _object_checks(schema: dict[str, Any]) -> list[Check]:
@@ -140,10 +140,4 @@ def _object_checks(schema: dict[str, Any]) -> list[Check]:
 
     if props or required or extra_check is not None:
         out.append(check_object)
-    if "minProperties" in schema:
-        n = schema["minProperties"]
-        out.append(lambda v, n=n: type(v) is not dict or len(v) >= n)
-    if "maxProperties" in schema:
-        n = schema["maxProperties"]
-        out.append(lambda v, n=n: type(v) is not dict or len(v) <= n)
-    return out
+    return out + _size_checks(schema, dict, "minProperties", "maxProperties")

@@ -28,26 +28,27 @@ def schema_names() -> list[str]:
     return names
 
 
-def property_names(schema, out: set[str]) -> set[str]:
+def walk(schema, visit) -> None:
+    """Call visit on every object inside a schema."""
     if isinstance(schema, dict):
-        out.update(schema.get("properties", {}))
+        visit(schema)
         for value in schema.values():
-            property_names(value, out)
+            walk(value, visit)
     elif isinstance(schema, list):
         for value in schema:
-            property_names(value, out)
-    return out
+            walk(value, visit)
 
 
-def enum_values(schema, out: list) -> list:
-    if isinstance(schema, dict):
-        out += [v for v in schema.get("enum", []) if not isinstance(v, (list, dict))]
-        for value in schema.values():
-            enum_values(value, out)
-    elif isinstance(schema, list):
-        for value in schema:
-            enum_values(value, out)
-    return out
+def property_names(schema) -> list[str]:
+    names: set[str] = set()
+    walk(schema, lambda node: names.update(p for p in node.get("properties", {}) if isinstance(p, str)))
+    return sorted(names)
+
+
+def enum_values(schema) -> list:
+    found: list = []
+    walk(schema, lambda node: found.extend(v for v in node.get("enum", []) if not isinstance(v, (list, dict))))
+    return found
 
 
 def values(names: list[str], enums: list) -> st.SearchStrategy:
@@ -66,12 +67,12 @@ def values(names: list[str], enums: list) -> st.SearchStrategy:
 @pytest.mark.parametrize("name", schema_names())
 def test_quick_check_never_accepts_what_the_validator_refuses(name):
     schema = contract._schema(name)
-    names = sorted(property_names(schema, set()))
+    names = property_names(schema)
     quick = compile_schema(schema)
     full = contract.validator(name)
     keys = st.sampled_from(names) if names else st.just("extra")
-    instances = st.one_of(values(names, enum_values(schema, [])),
-                          st.dictionaries(keys, values(names, enum_values(schema, [])), max_size=6))
+    inner = values(names, enum_values(schema))
+    instances = st.one_of(inner, st.dictionaries(keys, inner, max_size=6))
 
     @settings(max_examples=60, deadline=None)
     @given(instances)
