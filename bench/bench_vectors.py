@@ -25,7 +25,8 @@ For each N in --sizes (default 100k and 1M), in one run:
   HybridSearch called in process on the same home, each query both ways in turn, the daemon
   first for every other query.
 
-Vectors: every indexed vector is the HashEmbedder embedding of a distinct textgen item (a
+Vectors: every indexed vector is the HashEmbedder embedding (or with --embedder onnx, the
+MiniLM embedding) of a distinct textgen item (a
 word-bigram chain over ../shared/data/beir-msmarco-5k, 40-60 words, title + content + tag as
 embedding_text builds it); nothing is synthetic or random. They are generated once for the
 largest N by --workers processes into a float32 .npy under the temporary directory (or
@@ -81,11 +82,18 @@ _gen: TextGen | None = None
 _emb: Any = None
 
 
-def _worker_init() -> None:
+def _embedder(backend: str) -> Any:
+    """The embedder whose vectors are indexed: hash (the default), or onnx (a real sentence
+    model, the optional extra) to see the index on vectors with a model's geometry."""
+    from ragixd.embed.registry import make_embedder
+    return make_embedder({"backend": backend, "dimension": DIM} if backend == "hash"
+                         else {"backend": backend, "threads": 1})
+
+
+def _worker_init(backend: str = "hash") -> None:
     global _gen, _emb
-    from ragixd.embed.hashing import HashEmbedder
     _gen = TextGen(0)
-    _emb = HashEmbedder(DIM)
+    _emb = _embedder(backend)
 
 
 def _embed_chunk(task: tuple[int, int, int]) -> tuple[int, np.ndarray]:
@@ -99,7 +107,7 @@ def _embed_chunk(task: tuple[int, int, int]) -> tuple[int, np.ndarray]:
     return start, out.astype(np.float32)
 
 
-def make_vectors(path: Path, n: int, workers: int) -> np.ndarray:
+def make_vectors(path: Path, n: int, workers: int, backend: str = "hash") -> np.ndarray:
     """n embedded textgen items as a float32 (n, 384) array saved at path (reused if there)."""
     if path.exists():
         arr = np.load(path, mmap_mode="r")
@@ -112,7 +120,7 @@ def make_vectors(path: Path, n: int, workers: int) -> np.ndarray:
     start = time.perf_counter()
     done = 0
     ctx = mp.get_context("spawn")
-    with ctx.Pool(workers, initializer=_worker_init) as pool:
+    with ctx.Pool(workers, initializer=_worker_init, initargs=(backend,)) as pool:
         for s, block in pool.imap_unordered(_embed_chunk, tasks):
             out[s:s + len(block)] = block
             done += len(block)
@@ -125,10 +133,9 @@ def make_vectors(path: Path, n: int, workers: int) -> np.ndarray:
     return np.load(path, mmap_mode="r")
 
 
-def make_queries(n: int) -> tuple[np.ndarray, np.ndarray]:
+def make_queries(n: int, backend: str = "hash") -> tuple[np.ndarray, np.ndarray]:
     """(short, passage) query vectors: n textgen queries of 1-3 words; n held-out items."""
-    from ragixd.embed.hashing import HashEmbedder
-    emb = HashEmbedder(DIM)
+    emb = _embedder(backend)
     gen = TextGen(123)
     short = [gen.query(1 + i % 3) for i in range(n)]
     gen.rng = random.Random(987_654_321)  # a seed no indexed chunk uses
@@ -496,7 +503,13 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
                     help="processes embedding the texts")
     ap.add_argument("--cache-dir", default=None, help="keep the embedded vectors here across runs")
+    ap.add_argument("--embedder", choices=("hash", "onnx"), default="hash",
+                    help="whose vectors to index: hash (the default embedder) or onnx (MiniLM, the "
+                         "optional extra: a real model's geometry); the daemon part needs hash")
     args = ap.parse_args()
+    if args.embedder != "hash" and args.daemon_items > 0:
+        raise SystemExit("the daemon part searches a home written with the hash embedder: "
+                         "pass --daemon-items 0 with --embedder onnx")
     if args.quick:
         args.sizes, args.queries, args.reps, args.daemon_queries = "20000", 100, 2, 200
         args.daemon_items = min(args.daemon_items, 5000)
@@ -514,13 +527,15 @@ def main() -> None:
         cache = Path(args.cache_dir) if args.cache_dir else work
         cache.mkdir(parents=True, exist_ok=True)
         n_max = max(sizes)
-        progress(f"embedding {n_max} textgen items with HashEmbedder ({args.workers} processes)")
+        progress(f"embedding {n_max} textgen items with the {args.embedder} embedder ({args.workers} processes)")
         t = time.perf_counter()
-        data = make_vectors(cache / f"hash-textgen-{n_max}.f32.npy", n_max, args.workers)
-        short, passage = make_queries(args.queries)
+        data = make_vectors(cache / f"{args.embedder}-textgen-{n_max}.f32.npy", n_max, args.workers,
+                            args.embedder)
+        short, passage = make_queries(args.queries, args.embedder)
         out["data"] = {
             "vectors": n_max, "generate_embed_s": round(time.perf_counter() - t, 1),
-            "source": "HashEmbedder(384) of distinct textgen items (bigram chain over beir-msmarco-5k), "
+            "source": f"{_embedder(args.embedder).model_name} embeddings of distinct textgen items "
+                      "(bigram chain over beir-msmarco-5k), "
                       "all real, none synthetic; smaller sizes are prefixes",
             "query_sets": {"short": f"{args.queries} textgen queries of 1-3 words",
                            "passage": f"{args.queries} held-out textgen items (not indexed)"},
