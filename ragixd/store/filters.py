@@ -25,10 +25,15 @@ class Filters:
     visible_stores: tuple[str, ...] | None = field(default=None)
 
     @property
+    def hides_stores(self) -> bool:
+        """Does trust gating hide some store from the caller?"""
+        return self.visible_stores is not None and not set(STORES) <= set(self.visible_stores)
+
+    @property
     def narrowing(self) -> bool:
-        """Does the filter keep only part of what the caller may see (beyond archived)?"""
+        """Does the filter keep only part of the items (beyond archived)?"""
         return bool(self.tiers or self.types or self.scopes or self.tags or self.stores
-                    or self.after or self.before)
+                    or self.after or self.before or self.hides_stores)
 
     def where(self, alias: str = "i") -> tuple[str, list[Any]]:
         # The unary '+' keeps the planner off idx_items_hash(store, ...) and idx_items_counts

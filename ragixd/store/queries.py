@@ -220,8 +220,9 @@ def candidates(conn: apsw.Connection, rids: list[int], filters: Filters) -> dict
 def filtered_rids(conn: apsw.Connection, filters: Filters, limit: int) -> list[int] | None:
     """The row ids of the items passing `filters` when there are at most `limit` of them, else
     None; read through an index, so that finding out costs at most `limit` + 1 rows: from the
-    first tag's entries, or else from the (archived, tier, type, store) index. A filter on
-    neither (time, scope) is not looked up: None."""
+    first tag's entries, or else from the (archived, tier, type, store) index (for a caller
+    whose trust level hides stores, every live entry of it at worst: index only, no item row).
+    A filter on neither (time, scope) is not looked up: None."""
     where, params = filters.where()
     if filters.tags:
         tagged = conn.execute("SELECT count(*) FROM (SELECT 1 FROM item_tags WHERE tag = ? LIMIT ?)",
@@ -231,7 +232,7 @@ def filtered_rids(conn: apsw.Connection, filters: Filters, limit: int) -> list[i
         sql = (f"SELECT /* bounded seek */ i.rid FROM item_tags t CROSS JOIN memory_items i ON i.rid = t.rid "
                f"WHERE t.tag = ? AND {where} LIMIT ?")
         args = [filters.tags[0], *params, limit + 1]
-    elif filters.tiers or filters.types or filters.stores:
+    elif filters.tiers or filters.types or filters.stores or filters.hides_stores:
         # Unlike the shared WHERE (whose '+' keeps this index out of searches), these terms let
         # the planner seek the counting index: archived first, then the tiers asked for.
         live = "i.archived IN (0, 1)" if filters.include_archived else "i.archived = 0"

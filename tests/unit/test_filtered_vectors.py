@@ -86,3 +86,14 @@ def test_filtered_rids_reads_at_most_the_limit(memory):
     assert len(queries.filtered_rids(conn, Filters(tags=("rare",)), 100)) == 11
     assert len(queries.filtered_rids(conn, Filters(tags=("rare",), include_archived=True), 100)) == 12
     assert len(queries.filtered_rids(conn, Filters(tiers=("stm",), include_archived=True), 1000)) == 240
+
+
+def test_a_caller_seeing_few_items_gets_them_exactly(memory, monkeypatch):
+    social = [memory.execute([c.CreateItem({"title": f"social {i}", "content": f"kafka retention note {i}",
+                                            "store": "social"})]).results[0]["id"] for i in range(4)]
+
+    def no_index_search(*_args, **_kwargs):
+        raise AssertionError("4 visible items: the approximate index must not be searched")
+    monkeypatch.setattr(memory.vectors, "search", no_index_search)
+    hits = vector_hits(memory, "kafka retention", k=10, visible_stores=("social",))
+    assert sorted(h.item.id for h in hits) == sorted(social)
