@@ -16,9 +16,8 @@ import json
 import apsw
 
 from ...domain.events import Event
-from ...domain.item import MemoryItem
 from .base import ItemChange
-from .items import fts_values
+from .items import fts_fields_differ, fts_values
 
 FTS_DDL = """
 CREATE VIRTUAL TABLE memory_items_fts USING fts5(
@@ -82,7 +81,7 @@ class FtsProjector:
                 continue
             if change.before is None:
                 self._pending[change.rid] = None
-            elif _indexed_differ(change.before, change.after):
+            elif fts_fields_differ(change.before, change.after):
                 self._pending[change.rid] = fts_values(change.before)
 
     def flush(self, conn: apsw.Connection, upto: int, index: bool = True) -> None:
@@ -97,12 +96,6 @@ class FtsProjector:
     def discard(self) -> None:
         """Forget what a rolled-back group collected."""
         self._pending = {}
-
-
-def _indexed_differ(before: MemoryItem, after: MemoryItem) -> bool:
-    """Does the change touch a field the index reads (most changes are usage counts)?"""
-    return (before.title != after.title or before.content != after.content
-            or before.tags != after.tags or before.entities != after.entities)
 
 
 def optimize(conn: apsw.Connection) -> None:

@@ -119,6 +119,12 @@ def fts_values(item: MemoryItem) -> tuple[str, str, str, str]:
     return item.title, item.content, _list_json(item.tags), _list_json(item.entities)
 
 
+def fts_fields_differ(before: MemoryItem, after: MemoryItem) -> bool:
+    """Whether fts_values would differ, without building them (most changes are usage counts)."""
+    return (before.title != after.title or before.content != after.content
+            or before.tags != after.tags or before.entities != after.entities)
+
+
 def item_to_row(item: MemoryItem, rid: int) -> tuple:
     return (
         rid, item.id, item.tier, item.type, item.title, item.content, _list_json(item.tags),
