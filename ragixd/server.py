@@ -42,6 +42,8 @@ PROGRESS_LOG_S = 5.0
 # readers: at 100k items some of them take tens to hundreds of milliseconds.
 INLINE_OPS = frozenset(("read", "search", "recall", "timeline", "history", "entities", "palace.get"))
 INLINE_MAX_K = 100
+# How long the writer waits for a group's answers to leave before it settles the group.
+ANSWER_WAIT_S = 0.005
 
 
 class Server:
@@ -60,7 +62,8 @@ class Server:
         self.pub: zmq.Socket | None = None
         self.readers = ThreadPoolExecutor(max_workers=settings.readers, thread_name_prefix="ragixd-reader")
         self.writer = Writer(memory, settings.max_group, on_commit=self._publish,
-                             on_start=self._open_pub, on_exit=self._close_pub)
+                             on_start=self._open_pub, on_exit=self._close_pub,
+                             after_answers=self._answers_sent)
         self._pub_ready = threading.Event()
         self.sockets: list[tuple[zmq.Socket, str]] = []  # (router, trust source)
         self.pull: zmq.Socket | None = None
@@ -166,19 +169,31 @@ class Server:
             self.authenticator.stop()
 
     def _forward_replies(self) -> None:
-        for _ in range(RECV_BATCH):
-            try:
-                frames = self.pull.recv_multipart(zmq.NOBLOCK)
-            except zmq.Again:
-                return
-            route, payload = frames[:-1], frames[-1]
-            sock = self.sockets[int(route[0])][0]
-            try:
-                sock.send_multipart([*route[1:], payload], zmq.NOBLOCK)
-            except zmq.ZMQError:
-                pass  # the client is gone or too slow: its answer is dropped
-            if not _more(self.pull):
-                return
+        sent = 0
+        try:
+            for _ in range(RECV_BATCH):
+                try:
+                    frames = self.pull.recv_multipart(zmq.NOBLOCK)
+                except zmq.Again:
+                    return
+                sent += 1
+                route, payload = frames[:-1], frames[-1]
+                sock = self.sockets[int(route[0])][0]
+                try:
+                    sock.send_multipart([*route[1:], payload], zmq.NOBLOCK)
+                except zmq.ZMQError:
+                    pass  # the client is gone or too slow: its answer is dropped
+                if not _more(self.pull):
+                    return
+        finally:
+            if sent:
+                self.replier.mark_forwarded(sent)
+
+    def _answers_sent(self) -> None:
+        """The writer has handed over a group's answers: give the loop thread the interpreter
+        until they are sent on (bounded), before the writer settles the group. Settling first
+        would hold the GIL while the loop thread waits for it with the answers in hand."""
+        self.replier.wait_forwarded(ANSWER_WAIT_S)
 
     def _count_clients(self, monitor: zmq.Socket) -> None:
         from zmq.utils.monitor import recv_monitor_message

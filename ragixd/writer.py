@@ -54,8 +54,10 @@ class Writer:
     def __init__(self, store: Committer, max_group: int = 1024,
                  on_commit: Callable[[list[Any]], None] | None = None,
                  on_start: Callable[[], None] | None = None,
-                 on_exit: Callable[[], None] | None = None) -> None:
+                 on_exit: Callable[[], None] | None = None,
+                 after_answers: Callable[[], None] | None = None) -> None:
         self.store = store
+        self.after_answers = after_answers
         self.max_group = max_group
         self.on_commit = on_commit
         self.on_start = on_start
@@ -151,6 +153,8 @@ class Writer:
             part = results[at:at + len(job.commands)]
             at += len(job.commands)
             self._safe(job.done, part, seq)
+        if self.after_answers:
+            self._safe(self.after_answers)
         if group is not None and group.events:
             self._safe(self.store.settle, group.events)
             if self.on_commit:
