@@ -16,10 +16,10 @@ def now_ts() -> str:
 
 def parse_ts(value: str) -> datetime:
     """Parse any ISO-8601 form; naive values are taken as UTC."""
-    text = value.strip()
-    if text.endswith("Z"):
-        text = text[:-1] + "+00:00"
-    dt = datetime.fromisoformat(text)
+    try:
+        dt = datetime.fromisoformat(value)  # Python 3.11 reads a trailing Z itself
+    except ValueError:
+        dt = datetime.fromisoformat(value.strip())
     if dt.tzinfo is None:
         dt = dt.replace(tzinfo=timezone.utc)
     return dt

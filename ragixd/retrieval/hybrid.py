@@ -78,12 +78,23 @@ class Hit:
 @dataclass
 class _Scored:
     """A hit while ranking, before its item is decoded: a candidate's light row, or only the
-    row id and id of an item lent context by a neighbour."""
+    row id and id of an item lent context by a neighbour. Its signals are kept as plain floats
+    (fused, tag, provenance, recency, usage) and become a mapping only for the hits returned."""
     rid: int
     id: str
     score: float
-    signals: dict[str, float]
+    parts: tuple[float, ...]
     cand: Candidate | None = None
+    neighbour: float | None = None
+
+    def signals(self) -> dict[str, float]:
+        out = dict(zip(SIGNALS, self.parts))
+        if self.neighbour is not None:
+            out["neighbour"] = self.neighbour
+        return out
+
+
+SIGNALS = ("fused", "tag", "provenance", "recency", "usage")
 
 
 def _order(hit: _Scored) -> tuple[float, str]:
@@ -129,7 +140,7 @@ class HybridSearch:
             ranked = self._with_neighbours(conn, ranked, filters)
         top = ranked[:k]
         items = queries.items_by_rid(conn, [h.rid for h in top])
-        return [Hit(items[h.rid], h.score, h.signals) for h in top if h.rid in items], used
+        return [Hit(items[h.rid], h.score, h.signals()) for h in top if h.rid in items], used
 
     def _has_vectors(self) -> bool:
         return bool(self.vectors and self.embedder and self.vectors.indexes.get(self.embedder.model_name))
@@ -181,10 +192,10 @@ class HybridSearch:
             for near in neighbours:
                 lent[near.rid] = max(lent.get(near.rid, 0.0), c.w_neighbour * hit.score)
                 if near.rid not in by_rid:
-                    by_rid[near.rid] = _Scored(near.rid, near.id, 0.0, {"fused": 0.0})
+                    by_rid[near.rid] = _Scored(near.rid, near.id, 0.0, (0.0,))
         for rid, bonus in lent.items():
             hit = by_rid[rid]
-            hit.signals["neighbour"] = bonus
+            hit.neighbour = bonus
             hit.score += bonus
         out = list(by_rid.values())
         out.sort(key=_order)
@@ -198,13 +209,14 @@ class HybridSearch:
         if not cands:
             return []
         fused = self._fuse(lexical, semantic)
-        signal = _Signals(scoring.query_tags(query), now, c.recency_half_life_days)
+        of = _Signals(scoring.query_tags(query), now, c.recency_half_life_days).of
+        w_tag, w_provenance, w_recency, w_usage = c.w_tag, c.w_provenance, c.w_recency, c.w_usage
         hits = []
         for rid, cand in cands.items():
-            signals = {"fused": fused.get(rid, 0.0), **signal.of(cand)}
-            score = (signals["fused"] + c.w_tag * signals["tag"] + c.w_provenance * signals["provenance"]
-                     + c.w_recency * signals["recency"] + c.w_usage * signals["usage"])
-            hits.append(_Scored(rid, cand.id, score, signals, cand))
+            base = fused.get(rid, 0.0)
+            tag, provenance, recency, usage = of(cand)
+            score = base + w_tag * tag + w_provenance * provenance + w_recency * recency + w_usage * usage
+            hits.append(_Scored(rid, cand.id, score, (base, tag, provenance, recency, usage), cand))
         hits.sort(key=_order)
         return hits
 
@@ -235,7 +247,8 @@ class _Signals:
         self.tags: dict[str, float] = {}
         self.recency: dict[str, float] = {}
 
-    def of(self, cand: Candidate) -> dict[str, float]:
+    def of(self, cand: Candidate) -> tuple[float, float, float, float]:
+        """(tag, provenance, recency, usage) of a candidate."""
         tag = self.tags.get(cand.tags)
         if tag is None:
             tag = scoring.tag_overlap(self.query_tags, _loads(cand.tags)) if self.query_tags else 0.0
@@ -244,12 +257,8 @@ class _Signals:
         if recency is None:
             recency = scoring.recency(cand.updated_at, self.now, self.half_life_days)
             self.recency[cand.updated_at] = recency
-        return {
-            "tag": tag,
-            "provenance": scoring.provenance_quality(cand.source_kind, bool(cand.source_id), cand.hashes > 0),
-            "recency": recency,
-            "usage": scoring.usage_signal(cand.usage_count, cand.mention_count),
-        }
+        return (tag, scoring.provenance_quality(cand.source_kind, bool(cand.source_id), cand.hashes > 0),
+                recency, scoring.usage_signal(cand.usage_count, cand.mention_count))
 
 
 def source_key(source_id: str) -> str | None:
