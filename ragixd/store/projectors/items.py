@@ -79,9 +79,10 @@ def _list_json(values: tuple) -> str:
 
 
 def _links_json(links: tuple) -> str:
-    return _dumps([{"rel": r, "to": t} for r, t in links])
+    return _dumps([{"rel": r, "to": t} for r, t in links]) if links else "[]"
 
 
+@lru_cache(maxsize=4096)  # items cut from one source share their provenance
 def _provenance_json(provenance: Any) -> str:
     return _dumps(provenance.to_dict())
 
