@@ -3,6 +3,7 @@ then defaults. An error names every place it looked."""
 
 from __future__ import annotations
 
+import math
 import os
 import tomllib
 from dataclasses import dataclass, field, fields
@@ -56,10 +57,33 @@ class Settings:
         return self.home / "ragix.db"
 
 
+# Tables and keys of the file that are not plain settings.
+_TABLES = ("trust", "embedder", "extra_embedders", "recall", "policy")
+
+
+def _endpoint(value: Any) -> str:
+    text = str(value)
+    if not text.startswith("ipc://") or len(text) <= len("ipc://"):
+        raise ValueError(
+            f"{text!r} is not an ipc:// address (e.g. ipc:///run/user/1000/ragix/ragixd.sock); "
+            "the main endpoint gives its callers full trust, so TCP is served only on "
+            "tcp_endpoint, with CURVE keys (see the README, 'Optional TCP')")
+    return text
+
+
+def _tcp_endpoint(value: Any) -> str:
+    text = str(value)
+    host, _, port = text[len("tcp://"):].rpartition(":")
+    if not text.startswith("tcp://") or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"{text!r} is not a tcp://HOST:PORT address")
+    return text
+
+
 _CASTS = {
     MAX_MESSAGE_BYTES: int, MAX_GROUP: int, READERS: int, MIN_SEQ_TIMEOUT_S: float,
     HOME: lambda v: Path(v).expanduser(), CURVE_SECRET_KEY_FILE: lambda v: Path(v).expanduser(),
     LOG_LEVEL: lambda v: str(v).lower(), SYNCHRONOUS: lambda v: str(v).upper(),
+    ENDPOINT: _endpoint, TCP_ENDPOINT: _tcp_endpoint,
 }
 _CHOICES = {LOG_LEVEL: ("debug", "info", "warning", "error"), SYNCHRONOUS: ("FULL", "NORMAL", "EXTRA")}
 
@@ -83,6 +107,11 @@ def resolve(flags: Mapping[str, Any] | None = None, env: Mapping[str, str] | Non
     file_data = load_file(Path(config_path).expanduser() if config_path else paths.config_file(env),
                           required=bool(config_path))
     config_file = Path(config_path) if config_path else paths.config_file(env)
+    known = {f.name for f in fields(Settings)} - {"config_file", "sources"} | set(_TABLES)
+    unknown = sorted(set(file_data) - known)
+    if unknown:
+        raise ConfigError(f"unknown key(s) in {config_file}: {', '.join(unknown)} "
+                          f"(known: {', '.join(sorted(known))})", path=str(config_file))
     defaults = {HOME: paths.data_home(env), ENDPOINT: paths.default_endpoint(env)}
     values: dict[str, Any] = {}
     sources: dict[str, str] = {}
@@ -125,12 +154,22 @@ def _embedders(flags: Mapping[str, Any], env: Mapping[str, str], data: Mapping[s
     return (serving, *extra)
 
 
+# Inclusive bounds of the numeric settings (None: unbounded); every float must be finite.
+_RANGES = {MAX_MESSAGE_BYTES: (1024, None), MAX_GROUP: (1, None), READERS: (1, 256),
+           MIN_SEQ_TIMEOUT_S: (0.001, 86400.0)}
+
+
 def _cast(name: str, value: Any, where: str) -> Any:
     try:
         cast = _CASTS.get(name, str)
         out = cast(value)
     except (TypeError, ValueError) as e:
         raise ConfigError(f"{name} from {where}: {e}", key=name) from e
+    if name in _RANGES:
+        low, high = _RANGES[name]
+        if not math.isfinite(out) or out < low or (high is not None and out > high):
+            bounds = f"at least {low}" + (f" and at most {high}" if high is not None else "")
+            raise ConfigError(f"{name} from {where} must be {bounds}, not {value}", key=name)
     if name in _CHOICES and out not in _CHOICES[name]:
         raise ConfigError(f"{name} from {where} must be one of {', '.join(_CHOICES[name])}", key=name)
     return out

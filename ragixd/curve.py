@@ -11,14 +11,20 @@ from zmq.auth.thread import ThreadAuthenticator
 
 from .config import Settings
 from .domain.trust import Caller
-from .errors import ConfigError
+from .errors import ConfigError, Conflict, InvalidInput
 
 if TYPE_CHECKING:
     from .server import Server
 
 
-def make_keys(directory: Path, name: str) -> tuple[Path, Path]:
-    """Write a CURVE key pair (name.key public, name.key_secret) into `directory` (mode 0700)."""
+def make_keys(directory: Path, name: str, force: bool = False) -> tuple[Path, Path]:
+    """Write a CURVE key pair (name.key public, name.key_secret) into `directory` (mode 0700).
+    An existing pair is kept unless `force`: its secret key may be the only copy."""
+    if not name or name != Path(name).name or name.startswith("."):
+        raise InvalidInput("name", f"{name!r} must be a plain file name (no '/', not starting with '.')")
+    if not force and ((directory / f"{name}.key").exists() or (directory / f"{name}.key_secret").exists()):
+        raise Conflict(f"a key pair named {name!r} already exists in {directory}; "
+                       "keep it, pick another --name, or pass --force to replace it", name=name)
     directory.mkdir(mode=0o700, parents=True, exist_ok=True)
     public, secret = zmq.auth.create_certificates(str(directory), name)
     Path(secret).chmod(0o600)

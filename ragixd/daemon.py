@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import signal
 import sys
 from pathlib import Path
@@ -58,19 +59,20 @@ def _flags(ns: argparse.Namespace) -> dict:
     return {"home": ns.home, "endpoint": ns.endpoint, "config": ns.config, "log_level": ns.log_level}
 
 
-def _prepare_endpoint(endpoint: str) -> LockFile | None:
-    """A private directory and a lock for an ipc endpoint, so no second daemon steals it."""
+def _prepare_endpoint(endpoint: str, default: bool) -> LockFile | None:
+    """A directory and a lock for an ipc endpoint, so no second daemon steals it (the default
+    runtime directory is made private; the socket itself is private by the umask)."""
     if not endpoint.startswith("ipc://"):
         return None
     sock_path = Path(endpoint[len("ipc://"):])
-    paths.ensure_private_dir(sock_path.parent)
+    paths.ensure_private_dir(sock_path.parent, ours=default)
     return LockFile(sock_path.with_name(sock_path.name + ".lock"), endpoint).acquire()
 
 
 def run(settings: config.Settings, notifier: Notifier, flags: dict) -> None:
-    settings.home.mkdir(parents=True, exist_ok=True)
+    settings.home.mkdir(mode=0o700, parents=True, exist_ok=True)
     home_lock = LockFile(settings.home / "ragixd.lock", f"home {settings.home}").acquire()
-    endpoint_lock = _prepare_endpoint(settings.endpoint)
+    endpoint_lock = _prepare_endpoint(settings.endpoint, settings.sources.get("endpoint") == "default")
     memory = Memory(settings.home, synchronous=settings.synchronous, embedders=settings.embedders,
                     recall=RecallConfig.from_mapping(settings.recall),
                     policy=Policy(PolicyConfig.from_dict(settings.policy)))
@@ -141,6 +143,8 @@ def _reload(server: Server, flags: dict, notifier: Notifier) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ns = parse_args(argv)
+    # The memories, the log and the sockets are the user's alone (as UMask=0077 in the unit).
+    os.umask(0o077)
     flags = _flags(ns)
     logs.configure(ns.log_level or "info")
     try:

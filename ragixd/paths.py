@@ -38,9 +38,15 @@ def runtime_dir(env: os._Environ | dict = os.environ) -> Path:
     return Path(tempfile.gettempdir()) / f"{APP}-{os.getuid()}"
 
 
-def ensure_private_dir(path: Path) -> Path:
-    """Create `path` with mode 0700, refusing one owned by someone else or open to others."""
+def ensure_private_dir(path: Path, ours: bool = False) -> Path:
+    """Create `path` with mode 0700. An existing directory is made private only when it is
+    `ours` (ragix's own default runtime directory); a directory the user named is left as it
+    is (the socket inside is made private instead). One owned by someone else is refused
+    when it is ours by name."""
+    existed = path.is_dir()
     path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if existed and not ours:
+        return path
     info = path.stat()
     if info.st_uid != os.getuid():
         raise PermissionError(f"{path} is owned by another user")

@@ -95,7 +95,8 @@ class Server:
     def _router(self, endpoint: str, configure: Callable[[zmq.Socket], None] | None = None) -> zmq.Socket:
         sock = self.ctx.socket(zmq.ROUTER)
         sock.setsockopt(zmq.LINGER, 500)
-        sock.setsockopt(zmq.MAXMSGSIZE, self.settings.max_message_bytes + 65536)
+        # Up to twice the limit is read and answered too_large; beyond, ZeroMQ drops the peer.
+        sock.setsockopt(zmq.MAXMSGSIZE, 2 * self.settings.max_message_bytes + 65536)
         sock.setsockopt(zmq.RCVHWM, 100_000)
         sock.setsockopt(zmq.SNDHWM, 100_000)
         if configure:
@@ -165,6 +166,7 @@ class Server:
         for sock, _ in self.sockets:
             sock.close()
         self.pull.close()
+        _remove_ipc_files(self.settings.endpoint, self.settings.pub_endpoint)
         if self.authenticator is not None:
             self.authenticator.stop()
 
@@ -469,7 +471,8 @@ class Server:
         settings, fields = self._static
         if settings is not self.settings:
             fields = {"version": __version__, "pid": os.getpid(), "home": str(self.settings.home),
-                      "endpoint": self.settings.endpoint, "pub_endpoint": self.settings.pub_endpoint}
+                      "endpoint": self.settings.endpoint, "pub_endpoint": self.settings.pub_endpoint,
+                      "max_message_bytes": self.settings.max_message_bytes}
             self._static = (self.settings, fields)
         return fields
 
@@ -484,6 +487,17 @@ class Server:
                 pass
         else:
             self.replier.send(route, payload)
+
+
+def _remove_ipc_files(*endpoints: str | None) -> None:
+    """A stopped daemon leaves no socket file behind: a client finding none says at once that
+    the daemon is not running, where a stale one would make it wait for its time-out."""
+    for endpoint in endpoints:
+        if endpoint and endpoint.startswith("ipc://"):
+            try:
+                os.unlink(endpoint[len("ipc://"):])
+            except OSError:
+                pass
 
 
 def _more(sock: zmq.Socket) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import socket
 import threading
 import time
 from typing import Any, Iterator
@@ -14,7 +15,7 @@ import msgpack
 import zmq
 
 from ragixd import paths
-from ragixd.errors import ProtocolError, Timeout, Unavailable, from_wire
+from ragixd.errors import ConfigError, InvalidInput, ProtocolError, Timeout, TooLarge, Unavailable, from_wire
 from ragixd.ops.catalog import CATALOG, PROTOCOL_VERSION
 
 # The argument a method takes positionally, for ops that have an obvious one.
@@ -25,12 +26,32 @@ POSITIONAL = {
 }
 
 
+# The daemon's default request size cap; a bigger request makes the client ask the daemon
+# for its own cap (status) before sending, so that it is refused here with a clear error
+# instead of being dropped by the transport.
+DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024
+
+
+def check_endpoint(endpoint: str) -> str:
+    """The endpoint, if it is a ZeroMQ address ragix serves on; else a ConfigError."""
+    if endpoint.startswith("ipc://") and len(endpoint) > len("ipc://"):
+        return endpoint
+    host, _, port = endpoint[len("tcp://"):].rpartition(":")
+    if endpoint.startswith("tcp://") and host and port.isdigit():
+        return endpoint
+    raise ConfigError(f"endpoint {endpoint!r} is not an ipc:///path/to/ragixd.sock or "
+                      "tcp://HOST:PORT address", endpoint=endpoint)
+
+
 class Client:
     def __init__(self, endpoint: str | None = None, timeout: float = 30.0, *,
                  server_public_key: bytes | None = None, public_key: bytes | None = None,
                  secret_key: bytes | None = None, context: zmq.Context | None = None) -> None:
-        self.endpoint = endpoint or os.environ.get("RAGIX_ENDPOINT") or paths.default_endpoint()
+        self.endpoint = check_endpoint(endpoint or os.environ.get("RAGIX_ENDPOINT") or paths.default_endpoint())
+        if not timeout > 0:
+            raise ConfigError(f"timeout must be a positive number of seconds, not {timeout}")
         self.timeout = timeout
+        self._max_message: int | None = None
         self.curve = (server_public_key, public_key, secret_key) if server_public_key else None
         self.ctx = context or zmq.Context.instance()
         self._local = threading.local()
@@ -43,6 +64,7 @@ class Client:
     def _socket(self) -> zmq.Socket:
         sock = getattr(self._local, "sock", None)
         if sock is None:
+            self._check_listening()
             sock = self.ctx.socket(zmq.DEALER)
             sock.setsockopt(zmq.LINGER, 0)
             if self.curve:
@@ -70,8 +92,9 @@ class Client:
         """Send one request and wait for its answer; raise the server's error as an exception."""
         self._check_socket_file()
         req_id = next(self._ids)
-        message = msgpack.packb({"v": PROTOCOL_VERSION, "id": req_id, "op": op, "args": args or {}},
-                                use_bin_type=True)
+        message = _encode({"v": PROTOCOL_VERSION, "id": req_id, "op": op, "args": args or {}})
+        if len(message) > DEFAULT_MAX_MESSAGE_BYTES and op != "status":
+            self._check_size(op, len(message))
         sock = self._socket()
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
         try:
@@ -98,6 +121,33 @@ class Client:
         if self.endpoint.startswith("ipc://") and not os.path.exists(self.endpoint[len("ipc://"):]):
             raise Unavailable(f"ragixd is not running at {self.endpoint} (no socket there); "
                               "start it with `ragixd` or `make run`", endpoint=self.endpoint)
+
+    def _check_listening(self) -> None:
+        """An ipc socket file that nobody listens on (a daemon that was killed) is said at once:
+        ZeroMQ would retry quietly until the time-out."""
+        if not self.endpoint.startswith("ipc://"):
+            return
+        path = self.endpoint[len("ipc://"):]
+        probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            probe.connect(path)
+        except FileNotFoundError:
+            pass  # said by _check_socket_file; it may appear before the time-out
+        except ConnectionRefusedError:
+            raise Unavailable(f"ragixd is not running at {self.endpoint} (the socket file is left from "
+                              "a daemon that stopped); start it with `ragixd` or `make run`",
+                              endpoint=self.endpoint) from None
+        except OSError:
+            pass  # anything else (permissions, path too long): let ZeroMQ report it
+        finally:
+            probe.close()
+
+    def _check_size(self, op: str, size: int) -> None:
+        if self._max_message is None:
+            self._max_message = int(self.call("status").get("max_message_bytes") or DEFAULT_MAX_MESSAGE_BYTES)
+        if size > self._max_message:
+            raise TooLarge(f"{op} request of {size} bytes is over the daemon's limit of {self._max_message} "
+                           "bytes (max_message_bytes in its config)", size=size, limit=self._max_message)
 
     @staticmethod
     def _decode(data: bytes) -> dict[str, Any]:
@@ -140,6 +190,15 @@ class Client:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+def _encode(request: dict[str, Any]) -> bytes:
+    try:
+        return msgpack.packb(request, use_bin_type=True)
+    except UnicodeEncodeError as e:  # lone surrogates: bytes that were not UTF-8, decoded leniently
+        raise InvalidInput("text", f"is not valid UTF-8 (near {e.object[max(0, e.start - 20):e.start]!r})") from None
+    except (TypeError, ValueError, OverflowError) as e:
+        raise InvalidInput("args", f"cannot be sent: {e}") from None
 
 
 def _make_method(op: str, summary: str):

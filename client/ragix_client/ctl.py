@@ -8,14 +8,16 @@ Exit codes: 0 success; 1 the daemon answered with an error (or verify found a pr
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any, Callable
 
-from ragixd.errors import InvalidInput, ProtocolError, RagixError, Timeout, Unavailable
+from ragixd.errors import ConfigError, InvalidInput, ProtocolError, RagixError, Timeout, TooLarge, Unavailable
 from ragixd.ops.catalog import BY_NAME
 
 from . import render
 from .client import Client
+from .inputs import read_stdin
 from .progress import with_progress
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNAVAILABLE = 0, 1, 2, 3
@@ -57,7 +59,7 @@ def _item_fields(p: argparse.ArgumentParser, required: bool) -> None:
     p.add_argument("--tags", type=csv, help="comma-separated tags")
     p.add_argument("--entities", type=csv, help="comma-separated entities (people, systems)")
     p.add_argument("--type", help="fact, decision, definition, constraint, pattern, todo, pointer, note")
-    p.add_argument("--tier", help="stm (default), mtm or ltm (mtm/ltm need --source)")
+    p.add_argument("--tier", help="stm, mtm or ltm (mtm/ltm need --source)" + (" (default stm)" if required else ""))
     p.add_argument("--scope", help="project or domain scope (default: project)")
     p.add_argument("--store", help="private (default), shared or social")
     p.add_argument("--source", help="provenance source id, e.g. notes.md:3")
@@ -76,7 +78,7 @@ def _item_args(ns: argparse.Namespace) -> dict[str, Any]:
     fields = _pick(ns, ("title", "content", "tags", "entities", "type", "tier", "scope", "store",
                         "confidence"))
     if fields.get("content") == "-":
-        fields["content"] = sys.stdin.read()
+        fields["content"] = read_stdin()
     if ns.source or ns.source_kind:
         fields["provenance"] = {k: v for k, v in (("source_id", ns.source), ("source_kind", ns.source_kind)) if v}
     return fields
@@ -86,7 +88,9 @@ def _item_args(ns: argparse.Namespace) -> dict[str, Any]:
 
 def cmd_write(c: Client, ns) -> tuple[Any, str]:
     r = c.write(**_item_args(ns))
-    return {"id": r["id"], "seq": r["seq"]}, r["id"] + ("  (duplicate: mention counted)" if r["status"] == "duplicate" else "")
+    if r["status"] == "duplicate":  # stdout keeps its promised form: the bare id, or {"id", "seq"}
+        print(f"ragixctl: {r['id']} already held this text: its mention was counted", file=sys.stderr)
+    return {"id": r["id"], "seq": r["seq"]}, r["id"]
 
 
 def cmd_update(c: Client, ns) -> tuple[Any, str]:
@@ -152,11 +156,14 @@ def cmd_embedders(c: Client, ns) -> tuple[Any, str]:
 def cmd_pipe(c: Client, ns) -> tuple[Any, str]:
     from .ctl_pipe import pipe
     r = pipe(c, ns.query, ns.source or [], ns.budget, ns.tags or [], ns.k)
+    for s in r["skipped"]:  # stdout carries the memory blocks to the next program
+        where = s["file"] + (f" (chunk {s['chunk']})" if s["chunk"] else "")
+        print(f"ragixctl: skipped {where}: {s['code']}: {s['message']}", file=sys.stderr)
     return r, r.get("text", "")
 
 
 def cmd_pull(c: Client, ns) -> tuple[Any, str]:
-    from .ctl_pipe import pull, read_stdin
+    from .ctl_pipe import pull
     written = pull(c, read_stdin(), ns.title, ns.tags or [], ns.type)
     return {"items": written}, "\n".join(w["id"] for w in written)
 
@@ -237,6 +244,16 @@ BODIES: dict[str, Callable[[Client, argparse.Namespace], tuple[Any, str]]] = {
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # Whoever read the output went away (`| head`): stop quietly, as other tools do, with
+        # stdout pointed at /dev/null so that the interpreter's final flush raises nothing.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+
+
+def _main(argv: list[str] | None) -> int:
     from .ctl_parser import build_parser
     from .ctl_local import LOCAL_COMMANDS
     parser = build_parser()
@@ -245,8 +262,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return EXIT_USAGE
     if ns.command in LOCAL_COMMANDS:
-        return LOCAL_COMMANDS[ns.command](ns)
-    client = Client(ns.endpoint, timeout=ns.timeout)
+        try:
+            return LOCAL_COMMANDS[ns.command](ns)
+        except RagixError as err:
+            return _error(err, ns.json)
+    try:
+        client = Client(ns.endpoint, timeout=ns.timeout)
+    except RagixError as err:
+        return _error(err, ns.json)
     try:
         if ns.command == "tail":
             from .ctl_local import tail
@@ -257,7 +280,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"ragixctl: not found: {', '.join(sorted(err.missing))}", file=sys.stderr)
         return EXIT_FAILED
     except RagixError as err:
-        return _error(err)
+        return _error(err, ns.json)
     finally:
         client.close()
     _out(ns, result, text)
@@ -265,18 +288,25 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_FAILED
     if ns.command == "policy" and result.get("decision") != "accept":
         return EXIT_FAILED
+    if ns.command == "pipe" and result.get("skipped"):  # printed, but not everything was ingested
+        return EXIT_FAILED
     return EXIT_OK
 
 
-def _out(ns: argparse.Namespace, result: Any, text: str) -> None:
+def _out(ns: argparse.Namespace, result: Any, text: str | None) -> None:
+    if text is None:  # the command wrote its own output to stdout (export): the summary goes aside
+        print(render.as_json(result) if ns.json else render.render_kv(result), file=sys.stderr)
+        return
     print(render.as_json(result) if ns.json else text)
 
 
-def _error(err: RagixError) -> int:
+def _error(err: RagixError, as_json: bool = False) -> int:
+    if as_json:  # a script reading --json output gets the failure in the same form
+        print(render.as_json({"ok": False, "error": err.to_wire()}))
     print(f"ragixctl: {err.code}: {err.message}", file=sys.stderr)
     if isinstance(err, (Unavailable, Timeout)):
         return EXIT_UNAVAILABLE
-    if isinstance(err, (InvalidInput, ProtocolError)):
+    if isinstance(err, (InvalidInput, ProtocolError, ConfigError, TooLarge)):
         return EXIT_USAGE
     return EXIT_FAILED
 

@@ -10,13 +10,14 @@ from typing import Any
 from ragixd.errors import InvalidInput
 
 from .client import Client
+from .inputs import read_stdin
 
 BATCH = 500
 
 
 def _read(path: str | None) -> str:
     if path in (None, "-"):
-        return sys.stdin.read()
+        return read_stdin()
     try:
         return Path(path).expanduser().read_text(encoding="utf-8", errors="replace")
     except OSError as e:
@@ -71,7 +72,7 @@ def export(c: Client, ns) -> tuple[Any, str]:
         if out is not sys.stdout:
             out.close()
     result = {"exported": count, "tier": ns.tier, "output": ns.output or "-"}
-    return result, (f"exported {count} items at {ns.tier} to {ns.output}" if out is not sys.stdout else "")
+    return result, (f"exported {count} items at {ns.tier} to {ns.output}" if out is not sys.stdout else None)
 
 
 def import_(c: Client, ns) -> tuple[Any, str]:
@@ -97,6 +98,8 @@ def import_(c: Client, ns) -> tuple[Any, str]:
 
 def policy_check(c: Client, ns) -> tuple[Any, str]:
     text = ns.text if ns.text is not None else _read(ns.file)
+    if not text.strip():
+        raise InvalidInput("text", "nothing to check: give the text, or --file F ('-' for stdin)")
     r = c.policy_check(text=text)
     lines = [f"verdict: {r['decision']}"] + [f"  {rule}: {reason}" for rule, reason in zip(r["rules"], r["reasons"])]
     return r, "\n".join(lines)

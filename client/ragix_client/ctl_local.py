@@ -55,7 +55,7 @@ def init(ns: argparse.Namespace) -> int:
 def keys(ns: argparse.Namespace) -> int:
     from ragixd.curve import make_keys
     directory = Path(ns.dir or paths.config_file().parent / "keys").expanduser()
-    public, secret = make_keys(directory, ns.name)
+    public, secret = make_keys(directory, ns.name, force=ns.force)
     text = public.read_text()
     key = next((line.split("=", 1)[1].strip().strip('"') for line in text.splitlines()
                 if line.strip().startswith("public-key")), "")

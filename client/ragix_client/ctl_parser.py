@@ -10,13 +10,24 @@ from .ctl import DESCRIPTION, EPILOG, _filters, _item_fields, csv, spec_help
 RAW = argparse.RawDescriptionHelpFormatter
 
 
+def positive(cast):
+    """An argparse type: a number above zero."""
+    def parse(text: str):
+        value = cast(text)
+        if not value > 0:
+            raise argparse.ArgumentTypeError(f"must be above 0, not {text}")
+        return value
+    parse.__name__ = cast.__name__
+    return parse
+
+
 def _common(json_default: bool = False) -> argparse.ArgumentParser:
     """Options accepted both before and after the subcommand."""
     p = argparse.ArgumentParser(add_help=False)
     p.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
                    help="print the daemon's answer as JSON")
     p.add_argument("--endpoint", default=argparse.SUPPRESS, help="daemon endpoint (ipc:// or tcp://)")
-    p.add_argument("--timeout", type=float, default=argparse.SUPPRESS, help="seconds to wait for an answer")
+    p.add_argument("--timeout", type=positive(float), default=argparse.SUPPRESS, help="seconds to wait for an answer")
     return p
 
 
@@ -37,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
                                      formatter_class=RAW)
     parser.add_argument("--json", action="store_true", help="print the daemon's answer as JSON")
     parser.add_argument("--endpoint", help="daemon endpoint (default: $RAGIX_ENDPOINT or the XDG ipc socket)")
-    parser.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for an answer (default 60)")
+    parser.add_argument("--timeout", type=positive(float), default=60.0, help="seconds to wait for an answer (default 60)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     _op(sub, "status", common)
@@ -105,8 +116,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = _op(sub, "tail", common)
     p.add_argument("--from", dest="from_seq", type=int, default=None,
                    help="first print the stored events after this seq")
-    p.add_argument("--count", type=int, default=None, help="stop after this many events")
-    p.add_argument("--idle", type=float, default=None, help="stop after this many idle seconds")
+    p.add_argument("--count", type=positive(int), default=None, help="stop after this many events")
+    p.add_argument("--idle", type=positive(float), default=None, help="stop after this many idle seconds")
 
     p = _op(sub, "propose", common)
     p.add_argument("--file", help="JSON list of proposals, or {\"items\": [...]} (default: stdin)")
@@ -147,8 +158,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--config", help="config file to write (default $XDG_CONFIG_HOME/ragix/ragixd.toml)")
     p = _local(sub, "keys", "Make a CURVE key pair for TCP clients or the server.",
                "ragixctl keys --name laptop --dir ~/.config/ragix/keys", common)
-    p.add_argument("--name", default="client")
-    p.add_argument("--dir", help="where to write NAME.key and NAME.key_secret")
+    p.add_argument("--name", default="client", help="file name of the pair: NAME.key and NAME.key_secret "
+                   "(default client)")
+    p.add_argument("--dir", help="where to write them (default ~/.config/ragix/keys)")
+    p.add_argument("--force", action="store_true", help="replace an existing pair of that name (its secret "
+                   "key is lost)")
     p = _local(sub, "service", "Install, remove or inspect the systemd user unit.",
                "ragixctl service install", common)
     p.add_argument("action", choices=["install", "uninstall", "status"])

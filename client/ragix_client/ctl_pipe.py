@@ -8,11 +8,10 @@ inject blocks within a token budget. pull stores what arrives on standard input.
 from __future__ import annotations
 
 import hashlib
-import sys
 from pathlib import Path
 from typing import Any, Iterator
 
-from ragixd.errors import InvalidInput
+from ragixd.errors import InvalidInput, RagixError
 
 from .client import Client
 
@@ -54,26 +53,49 @@ def source_files(sources: list[str]) -> list[Path]:
     return out
 
 
-def ingest_file(client: Client, path: Path, tags: list[str]) -> list[dict[str, Any]]:
-    data = path.read_bytes()[:MAX_FILE_BYTES]
+def ingest_file(client: Client, path: Path, tags: list[str],
+                skipped: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """Write the file's chunks; a file that cannot be read or looks binary, and a chunk the
+    daemon refuses (a secret, an injection), are noted in `skipped` and the rest goes on.
+    Without `skipped`, the first refusal is raised."""
+    def skip(chunk: int | None, err: RagixError) -> None:
+        if skipped is None:
+            raise err
+        skipped.append({"file": str(path), "chunk": chunk, "code": err.code, "message": err.message})
+
+    try:
+        data = path.read_bytes()[:MAX_FILE_BYTES]
+    except OSError as e:
+        skip(None, InvalidInput("source", f"cannot read {path}: {e.strerror}"))
+        return []
+    if b"\x00" in data[:8192]:
+        skip(None, InvalidInput("source", f"{path} looks binary (it holds NUL bytes): not ingested"))
+        return []
     text = data.decode("utf-8", errors="replace")
     digest = "sha256:" + hashlib.sha256(data).hexdigest()
     results = []
     parts = list(chunks(text))
     for n, part in enumerate(parts, start=1):
         title = f"{path.name}" + (f" ({n}/{len(parts)})" if len(parts) > 1 else "")
-        results.append(client.write(
-            title=title[:200], content=part, type="fact", tags=tags,
-            provenance={"source_kind": "doc", "source_id": f"{path}:{n}", "chunk_ids": [f"chunk_{n}"],
-                        "content_hashes": [digest]}))
+        try:
+            results.append(client.write(
+                title=title[:200], content=part, type="fact", tags=tags,
+                provenance={"source_kind": "doc", "source_id": f"{path}:{n}", "chunk_ids": [f"chunk_{n}"],
+                            "content_hashes": [digest]}))
+        except RagixError as err:
+            if err.code in ("unavailable", "timeout"):
+                raise  # the daemon is gone: nothing else can be ingested either
+            skip(n, err)
     return results
 
 
 def pipe(client: Client, query: str, sources: list[str], budget: int, tags: list[str], k: int) -> dict[str, Any]:
-    written = [r for path in source_files(sources) for r in ingest_file(client, path, tags)]
+    skipped: list[dict[str, Any]] = []
+    written = [r for path in source_files(sources) for r in ingest_file(client, path, tags, skipped)]
     min_seq = max((r["seq"] for r in written), default=0)
     result = client.recall(query=query, budget=budget, mode="inject", k=k, min_seq=min_seq)
     result["ingested"] = len(written)
+    result["skipped"] = skipped
     return result
 
 
@@ -94,5 +116,3 @@ def pull(client: Client, text: str, title: str | None, tags: list[str], type_: s
     return out
 
 
-def read_stdin() -> str:
-    return sys.stdin.read()

@@ -175,7 +175,10 @@ def test_pipe_ingests_sources_through_the_policy(daemon, tmp_path):
     env = {**daemon.env}
     proc = subprocess.run([sys.executable, "-m", "ragix_client.ctl", "pipe", "deploys", "--source", str(docs)],
                           env=env, capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 1 and "policy_rejected" in proc.stderr
+    # The refused file is named and skipped; the rest is ingested and the memory still printed.
+    assert proc.returncode == 1 and "policy_rejected" in proc.stderr and "leak.md" in proc.stderr
+    assert "[MEMORY:" in proc.stdout and "Fridays" in proc.stdout
     c = Client(daemon.endpoint)
     assert not files_contain(daemon.home, AWS_KEY)
+    assert c.stats()["items"] == 1
     c.close()

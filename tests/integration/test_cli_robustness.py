@@ -1,0 +1,180 @@
+"""What a user meets at the edges: bad endpoints and input, stopped daemons, key files, file
+modes, partial ingestion, oversized requests, a closed pipe."""
+
+import json
+import os
+import socket
+import stat
+import subprocess
+import sys
+
+import pytest
+
+from ragix_client import Client, ctl
+from ragixd import config
+from ragixd.errors import ConfigError, TooLarge, Unavailable
+from support.daemon import Daemon
+
+CTL = [sys.executable, "-m", "ragix_client.ctl"]
+
+
+def run(daemon, capsys, *args):
+    code = ctl.main(["--endpoint", daemon.endpoint, *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_bad_endpoints_are_config_errors(capsys, tmp_path):
+    assert ctl.main(["--endpoint", "foo", "status"]) == 2
+    assert "not an ipc://" in capsys.readouterr().err
+    with pytest.raises(ConfigError, match="CURVE"):  # the main endpoint gives full trust: ipc only
+        config.resolve({"endpoint": "tcp://127.0.0.1:5999", "home": str(tmp_path)}, env={})
+    with pytest.raises(ConfigError, match="tcp://HOST:PORT"):
+        config.resolve({"home": str(tmp_path)}, env={"RAGIX_TCP_ENDPOINT": "tcp://nowhere"})
+
+
+def test_unknown_and_out_of_range_config_keys_are_refused(tmp_path):
+    cfg = tmp_path / "ragixd.toml"
+    cfg.write_text('max_grup = 10\n')
+    with pytest.raises(ConfigError, match="unknown key.*max_grup"):
+        config.resolve({"config": str(cfg), "home": str(tmp_path)}, env={})
+    for key, value in (("min_seq_timeout_s", "nan"), ("min_seq_timeout_s", "inf"), ("max_group", "0"),
+                       ("readers", "-1"), ("max_message_bytes", "10")):
+        with pytest.raises(ConfigError, match=key):
+            config.resolve({"home": str(tmp_path)}, env={"RAGIX_" + key.upper(): value})
+
+
+def test_a_socket_file_left_by_a_dead_daemon_fails_at_once(tmp_path, capsys):
+    path = tmp_path / "ragixd.sock"
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.bind(str(path))  # a socket file nobody listens on, as a killed daemon leaves it
+    sock.close()
+    with pytest.raises(Unavailable, match="not running"):
+        Client(f"ipc://{path}", timeout=30).status()
+    assert ctl.main(["--endpoint", f"ipc://{path}", "status"]) == 3
+
+
+def test_a_stopped_daemon_leaves_no_socket_and_private_files(tmp_path):
+    d = Daemon(tmp_path / "home").start()
+    try:
+        db = d.home / "ragix.db"
+        assert stat.S_IMODE(db.stat().st_mode) & 0o077 == 0
+        sock = d.endpoint[len("ipc://"):]
+        assert stat.S_IMODE(os.stat(sock).st_mode) & 0o077 == 0
+        assert Client(d.endpoint).status()["max_message_bytes"] == 4 * 1024 * 1024
+    finally:
+        d.stop()
+    assert not os.path.exists(sock)
+
+
+def test_a_named_socket_directory_keeps_its_mode(tmp_path):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o755)
+    d = Daemon(tmp_path / "home", extra_env={"RAGIX_ENDPOINT": f"ipc://{shared}/r.sock"})
+    d.endpoint = f"ipc://{shared}/r.sock"
+    d.start()
+    try:
+        assert stat.S_IMODE(shared.stat().st_mode) == 0o755
+    finally:
+        d.stop()
+
+
+def test_stdin_that_is_not_utf8_is_a_clear_usage_error(daemon):
+    for args in (["pull"], ["write", "--title", "t", "--content", "-"], ["policy", "check", "--file", "-"]):
+        proc = subprocess.run([*CTL, "--endpoint", daemon.endpoint, *args], input=b"hello \xff\xfe\n",
+                              capture_output=True, timeout=60)
+        assert proc.returncode == 2, proc.stderr
+        assert b"not valid UTF-8" in proc.stderr and b"Traceback" not in proc.stderr
+    assert daemon.client().stats()["items"] == 0
+
+
+def test_argv_that_is_not_utf8_is_a_clear_usage_error(daemon):
+    proc = subprocess.run([*CTL, "--endpoint", daemon.endpoint, "search", b"caf\xe9"], capture_output=True,
+                          timeout=60)
+    assert proc.returncode == 2 and b"not valid UTF-8" in proc.stderr and b"Traceback" not in proc.stderr
+
+
+def test_a_closed_output_pipe_ends_quietly(daemon):
+    c = daemon.client()
+    for i in range(30):
+        c.write(title=f"note {i}", content=f"text number {i} about deploys")
+    proc = subprocess.run(f"{sys.executable} -m ragix_client.ctl --endpoint {daemon.endpoint} --json export "
+                          f"--tier S3 | head -c 10", shell=True, capture_output=True, timeout=60)
+    assert b"Traceback" not in proc.stderr and b"BrokenPipe" not in proc.stderr
+
+
+def test_export_to_stdout_is_pure_jsonl(daemon):
+    daemon.client().write(title="one", content="first")
+    proc = subprocess.run([*CTL, "--endpoint", daemon.endpoint, "--json", "export", "--tier", "S3"],
+                          capture_output=True, text=True, timeout=60)
+    lines = proc.stdout.splitlines()
+    assert proc.returncode == 0 and len(lines) == 1 and json.loads(lines[0])["item"]["title"] == "one"
+    assert json.loads(proc.stderr)["exported"] == 1
+
+
+def test_errors_under_json_are_json(daemon, capsys):
+    code, out, err = run(daemon, capsys, "--json", "archive", "MEM-0000000000000000")
+    assert code == 1 and json.loads(out)["ok"] is False and json.loads(out)["error"]["code"] == "not_found"
+
+
+def test_a_duplicate_write_prints_the_bare_id(daemon, capsys):
+    first = run(daemon, capsys, "write", "--title", "t", "--content", "same")[1].strip()
+    code, out, err = run(daemon, capsys, "write", "--title", "t", "--content", "same")
+    assert code == 0 and out.strip() == first and "mention" in err
+
+
+def test_write_to_an_unknown_store_is_invalid_input(daemon, capsys):
+    code, _, err = run(daemon, capsys, "write", "--title", "t", "--content", "c", "--store", "bogus")
+    assert code == 2 and "invalid_input" in err
+
+
+def test_counts_and_time_outs_must_be_positive(daemon, capsys):
+    for args in (["tail", "--count", "0"], ["tail", "--idle", "-1"], ["--timeout", "0", "status"]):
+        with pytest.raises(SystemExit) as exit_:
+            ctl.main(["--endpoint", daemon.endpoint, *args])
+        assert exit_.value.code == 2
+    capsys.readouterr()
+
+
+def test_policy_check_of_nothing_is_a_usage_error(daemon):
+    proc = subprocess.run([*CTL, "--endpoint", daemon.endpoint, "policy", "check", "--file", "-"], input=b"",
+                          capture_output=True, timeout=60)
+    assert proc.returncode == 2 and b"nothing to check" in proc.stderr
+
+
+def test_keys_are_never_overwritten_nor_written_outside_their_directory(tmp_path, capsys):
+    keys = tmp_path / "keys"
+    assert ctl.main(["keys", "--name", "laptop", "--dir", str(keys)]) == 0
+    secret = (keys / "laptop.key_secret").read_text()
+    assert ctl.main(["keys", "--name", "laptop", "--dir", str(keys)]) == 1
+    assert "already exists" in capsys.readouterr().err
+    assert (keys / "laptop.key_secret").read_text() == secret
+    assert ctl.main(["keys", "--name", "laptop", "--dir", str(keys), "--force"]) == 0
+    assert (keys / "laptop.key_secret").read_text() != secret
+    assert ctl.main(["keys", "--name", "../evil", "--dir", str(keys)]) == 2
+    assert not (tmp_path / "evil.key").exists()
+
+
+def test_pipe_skips_binary_files_and_names_them(daemon, tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("Backups run nightly at 02:00.\n")
+    (docs / "blob.bin").write_bytes(b"\x00\x01\x02binary")
+    proc = subprocess.run([*CTL, "--endpoint", daemon.endpoint, "pipe", "backups", "--source", str(docs)],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1 and "blob.bin" in proc.stderr and "binary" in proc.stderr
+    assert "nightly" in proc.stdout
+    assert daemon.client().stats()["items"] == 1
+
+
+def test_a_request_over_the_daemon_limit_is_refused_before_sending(tmp_path):
+    home = tmp_path / "home"
+    d = Daemon(home, extra_env={"RAGIX_MAX_MESSAGE_BYTES": str(1024 * 1024)}).start()
+    try:
+        c = Client(d.endpoint, timeout=10)
+        with pytest.raises(TooLarge, match="over the daemon's limit"):
+            c.policy_check(text="x" * (5 * 1024 * 1024))
+        assert c.status()["max_message_bytes"] == 1024 * 1024
+    finally:
+        d.stop()
