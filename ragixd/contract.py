@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from referencing import Registry, Resource
 
 from .errors import InvalidInput
@@ -36,11 +36,22 @@ def _schema(name: str) -> dict[str, Any]:
     return {"$id": doc["$id"], **doc[part]} if part else doc
 
 
+def _whole_number(_checker: Any, instance: Any) -> bool:
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+# JSON Schema counts 5.0 as an integer; Python slices and SQLite row ids do not, and a request
+# id of 1.0 could not be echoed as sent. The contract's integers are whole-number types only.
+StrictValidator = validators.extend(
+    Draft202012Validator,
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _whole_number))
+
+
 @lru_cache(maxsize=None)
 def validator(name: str) -> Draft202012Validator:
     """A validator for schemas/<name>.json, or for one part of it with 'file#part'
     (e.g. 'events/item.created', 'ops/write#request', 'envelope#answer')."""
-    return Draft202012Validator(_schema(name), registry=registry())
+    return StrictValidator(_schema(name), registry=registry())
 
 
 @lru_cache(maxsize=None)
@@ -55,14 +66,31 @@ def schema_exists(name: str) -> bool:
 
 def first_error(name: str, instance: Any) -> str | None:
     """The most relevant validation error message, or None when `instance` is valid."""
-    if quick(name)(instance):
-        return None
-    errors = sorted(validator(name).iter_errors(instance), key=lambda e: (len(e.path), e.message))
+    try:
+        if quick(name)(instance):
+            return None
+        errors = sorted(validator(name).iter_errors(instance), key=lambda e: (len(e.path), e.message))
+    except RecursionError:
+        return "(root): nested too deeply to be checked"
     if not errors:
         return None
     err = errors[0]
     where = "/".join(str(p) for p in err.absolute_path) or "(root)"
-    return f"{where}: {err.message}"
+    return f"{where}: {_wording(err)}"
+
+
+# Limits said by the limit: jsonschema's own message repeats the whole value (a list of 1,500
+# ids, 20,000 characters of query) and the reason would be cut off with it.
+_LIMITS = {"maxItems": "at most {} items, not {}", "minItems": "at least {} items, not {}",
+           "maxLength": "at most {} characters, not {}", "minLength": "at least {} characters, not {}",
+           "maxProperties": "at most {} fields, not {}"}
+
+
+def _wording(err: Any) -> str:
+    template = _LIMITS.get(err.validator)
+    if template is not None and isinstance(err.instance, (str, list, dict)):
+        return template.format(err.validator_value, len(err.instance))
+    return err.message
 
 
 def check(name: str, instance: Any) -> None:

@@ -128,6 +128,11 @@ def _reload(server: Server, flags: dict, notifier: Notifier) -> None:
     # Home and endpoints are bound: only the tunable settings change while running.
     tunable = {k: getattr(fresh, k) for k in ("log_level", "max_group", "min_seq_timeout_s",
                                                "max_message_bytes", "trust")}
+    if tunable["max_message_bytes"] > server.transport_max:
+        log.warning("daemon.max_message_bytes_at_restart", asked=tunable["max_message_bytes"],
+                    kept=server.settings.max_message_bytes,
+                    why="the sockets were bound with a smaller cap; restart to raise it")
+        tunable["max_message_bytes"] = server.settings.max_message_bytes
     server.settings = dataclasses.replace(server.settings, **tunable)
     if tuple(fresh.embedders) != tuple(server.settings.embedders):
         try:

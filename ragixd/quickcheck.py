@@ -31,7 +31,7 @@ def _never(_instance: Any) -> bool:
 def _is_type(name: str) -> Check:
     if name == "string":
         return lambda v: type(v) is str
-    if name == "integer":  # a float holding an integer is valid too: left to the full check
+    if name == "integer":  # whole-number types only, as the full check (contract.StrictValidator)
         return lambda v: type(v) is int
     if name == "number":
         return lambda v: type(v) is int or (type(v) is float and math.isfinite(v))

@@ -42,6 +42,10 @@ PROGRESS_LOG_S = 5.0
 # readers: at 100k items some of them take tens to hundreds of milliseconds.
 INLINE_OPS = frozenset(("read", "search", "recall", "timeline", "history", "entities", "palace.get"))
 INLINE_MAX_K = 100
+# A min_seq at most this far ahead of the log waits for the writes that will reach it; further
+# ahead no write in flight can, and the query is refused at once instead of holding a reader.
+MIN_SEQ_AHEAD = 10_000
+INLINE_MAX_QUERY = 1000  # characters: a longer query costs milliseconds to split and embed
 # How long the writer waits for a group's answers to leave before it settles the group.
 ANSWER_WAIT_S = 0.005
 
@@ -56,6 +60,8 @@ class Server:
         self.running = False
         self.clients = 0
         self.replier = Replier(self.ctx)
+        # What the sockets let through, fixed when they are bound (a reload cannot raise it).
+        self.transport_max = 2 * settings.max_message_bytes + 65536
         self.gate = Gate()
         self._static: tuple[Settings | None, dict[str, Any]] = (None, {})
         self._positions_at: tuple[int, dict[str, int]] = (-1, {})
@@ -96,7 +102,7 @@ class Server:
         sock = self.ctx.socket(zmq.ROUTER)
         sock.setsockopt(zmq.LINGER, 500)
         # Up to twice the limit is read and answered too_large; beyond, ZeroMQ drops the peer.
-        sock.setsockopt(zmq.MAXMSGSIZE, 2 * self.settings.max_message_bytes + 65536)
+        sock.setsockopt(zmq.MAXMSGSIZE, self.transport_max)
         sock.setsockopt(zmq.RCVHWM, 100_000)
         sock.setsockopt(zmq.SNDHWM, 100_000)
         if configure:
@@ -157,6 +163,7 @@ class Server:
             filler.stop()
         self.writer.stop()
         self.readers.shutdown(wait=True)
+        self._refuse_waiting()
         deadline = time.monotonic() + 2.0
         while time.monotonic() < deadline and self.pull.poll(50):
             self._forward_replies()
@@ -219,17 +226,39 @@ class Server:
                 return
             try:
                 self._handle(index, source, frames)
-            except Exception:  # never let one request stop the loop
+            except Exception as err:  # never let one request stop the loop, nor go unanswered
                 log.exception("server.request_crashed")
+                self._answer_crash(index, frames, err)
             if not _more(sock):
                 return
 
+    def _answer_crash(self, index: int, frames: list[zmq.Frame], err: Exception) -> None:
+        """Tell the client its request failed (it would otherwise wait for its time-out)."""
+        try:
+            self._reply(_route(index, frames)[0], None, error=RagixError(f"request failed: {type(err).__name__}"))
+        except Exception:  # noqa: BLE001 - nothing more can be done for this one
+            pass
+
+    def _refuse_waiting(self) -> None:
+        """At a stop: answer the requests still waiting in the sockets with Busy (none of them
+        was started), instead of leaving their clients to their time-outs."""
+        busy = Busy("the daemon is shutting down; nothing was done, try again")
+        for index, (sock, _) in enumerate(self.sockets):
+            for _ in range(100_000):
+                try:
+                    frames = sock.recv_multipart(zmq.NOBLOCK, copy=False)
+                except zmq.Again:
+                    break
+                route, body = _route(index, frames)
+                try:
+                    request = msgpack.unpackb(body[0].bytes, raw=False) if len(body) == 1 else None
+                    req_id = request.get("id") if isinstance(request, dict) else None
+                except Exception:  # noqa: BLE001 - answered without an id
+                    req_id = None
+                self._reply(route, req_id if isinstance(req_id, (str, int)) else None, error=busy)
+
     def _handle(self, index: int, source: str, frames: list[zmq.Frame]) -> None:
-        identity = frames[0].bytes
-        body = frames[1:]
-        delimiter = [b""] if body and len(body[0]) == 0 else []
-        body = body[len(delimiter):]
-        route = [str(index).encode(), identity, *delimiter]
+        route, body = _route(index, frames)
         if len(body) != 1:
             return self._reply(route, None, error=ProtocolError(
                 f"expected one message frame, got {len(body)}"))
@@ -287,7 +316,7 @@ class Server:
         no other request is waiting, and the query needs no model server."""
         if op not in INLINE_OPS or self._pooled or _more(self.sockets[int(route[0])][0]):
             return False
-        if args.get("k", 0) > INLINE_MAX_K:
+        if args.get("k", 0) > INLINE_MAX_K or len(args.get("query", "")) > INLINE_MAX_QUERY:
             return False
         mode = args.get("mode", "hybrid") if op == "search" else args.get("search_mode", "hybrid")
         return op not in ("search", "recall") or mode == "fts" or self.memory.cheap_query_embedding()
@@ -329,7 +358,12 @@ class Server:
         """Run a query and answer it. Inline (on the loop thread) it never waits: a min_seq not
         yet applied, a rebuild, or a busy index raise WouldBlock before anything is answered."""
         try:
+            if not inline and not self.running:  # queued before a stop: answered, not run
+                raise Busy("the daemon is shutting down; try again")
             min_seq = args.pop("min_seq", 0) or 0
+            if min_seq > self.store.head_seq + MIN_SEQ_AHEAD:  # no write in sight will reach it
+                raise InvalidInput("min_seq", f"{min_seq} is far past the last event of the log "
+                                   f"({self.store.head_seq}); pass the seq a write answered with")
             if min_seq > self.memory.applied_seq():
                 if inline:
                     raise WouldBlock("min_seq not applied yet")
@@ -487,6 +521,13 @@ class Server:
                 pass
         else:
             self.replier.send(route, payload)
+
+
+def _route(index: int, frames: list[zmq.Frame]) -> tuple[list[bytes], list[zmq.Frame]]:
+    """(where the answer goes: socket index, peer identity, REQ delimiter if any; the body)."""
+    body = frames[1:]
+    delimiter = [b""] if body and len(body[0]) == 0 else []
+    return [str(index).encode(), frames[0].bytes, *delimiter], body[len(delimiter):]
 
 
 def _remove_ipc_files(*endpoints: str | None) -> None:

@@ -89,8 +89,19 @@ class Writer:
             return self.committed.wait_for(lambda: self.store.head_seq >= seq, timeout)
 
     def stop(self, timeout: float = 30.0) -> None:
-        """Refuse new jobs, finish those queued, then end the thread."""
+        """Refuse new jobs, finish the group in flight, answer the jobs still queued with Busy
+        (nothing of theirs was written), then end the thread."""
         self._accepting = False
+        while True:
+            try:
+                waiting = self.queue.get_nowait()
+            except queue.Empty:
+                break
+            busy = Busy("the daemon is shutting down; nothing was written, try again")
+            if isinstance(waiting, Job):
+                self._safe(waiting.done, [busy] * len(waiting.commands), self.store.head_seq)
+            elif isinstance(waiting, Call):
+                self._safe(waiting.done, busy)
         self.queue.put(_STOP)
         self._thread.join(timeout)
 

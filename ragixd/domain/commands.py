@@ -246,6 +246,8 @@ def _update(cmd: UpdateItem, view: StateView, ctx: Context) -> Decision:
     item = _live(view, cmd.id)
     patch = validate_patch(cmd.patch, item.type)
     after = apply_patch(item, patch, ctx.ts)
+    if not after.title and not after.content:  # what a write would refuse, an update may not make
+        raise InvalidInput("patch", "would leave the item with neither title nor content")
     # The item as it would be is governed whole (an update is never a way around the policy);
     # soft blocks are for new proposals, so they do not apply here.
     # The patch as given is checked too: normalisation (lower-cased tags) must not hide a secret.

@@ -1,0 +1,94 @@
+"""Requests at the edges of the contract, over real ZeroMQ: every one is answered, clearly,
+and the daemon keeps serving; a stop answers what it will not do."""
+
+import signal
+import time
+
+import msgpack
+import zmq
+
+from ragixd import contract
+from support.daemon import Daemon
+
+
+def raw(endpoint: str, frame: bytes, timeout_s: float = 20.0):
+    sock = zmq.Context.instance().socket(zmq.DEALER)
+    sock.setsockopt(zmq.LINGER, 0)
+    sock.connect(endpoint)
+    try:
+        sock.send(frame)
+        assert sock.poll(int(timeout_s * 1000)), "no answer"
+        answer = msgpack.unpackb(sock.recv(), raw=False)
+    finally:
+        sock.close()
+    assert contract.first_error("envelope#answer", answer) is None
+    return answer
+
+
+def request(endpoint: str, op: str, args: dict, req_id=1):
+    return raw(endpoint, msgpack.packb({"v": 1, "id": req_id, "op": op, "args": args}))
+
+
+def test_nesting_too_deep_to_check_is_answered(daemon):
+    for depth in (900, 1010, 1020):
+        frame = (b"\x84\xa1v\x01\xa2id\x01\xa2op\xa6search\xa4args\x81\xa4tags" + b"\x91" * depth + b"\xa4leaf")
+        answer = raw(daemon.endpoint, frame)
+        assert answer["ok"] is False and answer["error"]["code"] in ("invalid_input", "protocol_error")
+    assert daemon.client().status()["head_seq"] == 0
+
+
+def test_integers_are_whole_numbers(daemon):
+    answer = request(daemon.endpoint, "search", {"query": "deploy", "k": 5.0})
+    assert answer["ok"] is False and answer["error"]["code"] == "invalid_input" and "k" in answer["error"]["message"]
+    answer = request(daemon.endpoint, "status", {}, req_id=1.0)
+    assert answer["ok"] is False and answer["error"]["code"] == "protocol_error"
+
+
+def test_queries_have_a_size_and_min_seq_a_meaning(daemon):
+    answer = request(daemon.endpoint, "search", {"query": "w " * 15_000, "k": 5})
+    assert answer["ok"] is False and answer["error"]["code"] == "invalid_input"
+    answer = request(daemon.endpoint, "stats", {"min_seq": 10**12})
+    assert answer["ok"] is False and "far past the last event" in answer["error"]["message"]
+
+
+def test_an_update_cannot_empty_an_item(daemon):
+    c = daemon.client()
+    item = c.write(title="Runbook", content="restart the worker")["id"]
+    c.update(item, patch={"title": ""})
+    answer = request(daemon.endpoint, "update", {"id": item, "patch": {"content": ""}})
+    assert answer["ok"] is False and answer["error"]["code"] == "invalid_input"
+    assert c.read(item)["items"][0]["content"] == "restart the worker"
+
+
+def test_a_stop_answers_every_request_and_keeps_every_acknowledged_write(tmp_path):
+    d = Daemon(tmp_path / "home").start()
+    sock = zmq.Context.instance().socket(zmq.DEALER)
+    sock.setsockopt(zmq.LINGER, 0)
+    sock.connect(d.endpoint)
+    sent = 1500
+    for i in range(sent):
+        sock.send(msgpack.packb({"v": 1, "id": i, "op": "write",
+                                 "args": {"title": f"note {i}", "content": f"backlog item number {i}"}}))
+    answers = {}
+    while len(answers) < 20 and sock.poll(20_000):
+        answer = msgpack.unpackb(sock.recv(), raw=False)
+        answers[answer["id"]] = answer
+    d.proc.send_signal(signal.SIGTERM)
+    deadline = time.monotonic() + 60
+    while len(answers) < sent and time.monotonic() < deadline and sock.poll(5_000):
+        answer = msgpack.unpackb(sock.recv(), raw=False)
+        answers[answer["id"]] = answer
+    sock.close()
+    assert d.proc.wait(60) == 0
+    assert len(answers) == sent  # written, or refused as busy: none left to its time-out
+    codes = {a["error"]["code"] for a in answers.values() if not a["ok"]}
+    assert codes <= {"busy"}
+    acknowledged = {a["result"]["id"] for a in answers.values() if a["ok"]}
+    d2 = Daemon(tmp_path / "home").start()
+    try:
+        c = d2.client()
+        assert c.stats()["items"] == len(acknowledged)
+        found = c.read(*sorted(acknowledged))["items"] if acknowledged else []
+        assert {i["id"] for i in found} == acknowledged
+    finally:
+        d2.stop()
