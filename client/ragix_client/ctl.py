@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from pathlib import Path
 from typing import Any, Callable
 
 from ragixd.errors import ConfigError, InvalidInput, ProtocolError, RagixError, Timeout, TooLarge, Unavailable
@@ -267,7 +268,7 @@ def _main(argv: list[str] | None) -> int:
         except RagixError as err:
             return _error(err, ns.json)
     try:
-        client = Client(ns.endpoint, timeout=ns.timeout)
+        client = Client(ns.endpoint, timeout=ns.timeout, **_curve_keys(ns))
     except RagixError as err:
         return _error(err, ns.json)
     try:
@@ -291,6 +292,23 @@ def _main(argv: list[str] | None) -> int:
     if ns.command == "pipe" and result.get("skipped"):  # printed, but not everything was ingested
         return EXIT_FAILED
     return EXIT_OK
+
+
+def _curve_keys(ns: argparse.Namespace) -> dict[str, bytes]:
+    """Client arguments for CURVE from --server-key / --client-key (or the environment)."""
+    server = ns.server_key or os.environ.get("RAGIX_SERVER_KEY")
+    mine = ns.client_key or os.environ.get("RAGIX_CLIENT_KEY")
+    if not server and not mine:
+        return {}
+    if not (server and mine):
+        raise ConfigError("a CURVE connection needs both --server-key (the daemon's NAME.key) and "
+                          "--client-key (this client's NAME.key_secret)")
+    from ragixd.curve import load_keys
+    server_public, _ = load_keys(Path(server).expanduser())
+    public, secret = load_keys(Path(mine).expanduser())
+    if secret is None:
+        raise ConfigError(f"{mine} holds no secret key: give the NAME.key_secret file", path=mine)
+    return {"server_public_key": server_public, "public_key": public, "secret_key": secret}
 
 
 def _out(ns: argparse.Namespace, result: Any, text: str | None) -> None:

@@ -34,14 +34,14 @@ CONFIG_TEMPLATE = """\
 def init(ns: argparse.Namespace) -> int:
     home = Path(ns.home or os.environ.get("RAGIX_HOME") or paths.data_home()).expanduser()
     config = Path(ns.config or os.environ.get("RAGIX_CONFIG") or paths.config_file()).expanduser()
-    home.mkdir(parents=True, exist_ok=True)
+    endpoint = getattr(ns, "endpoint", None) or os.environ.get("RAGIX_ENDPOINT") or paths.default_endpoint()
+    home.mkdir(mode=0o700, parents=True, exist_ok=True)
     wrote = False
     if not config.exists():
         config.parent.mkdir(parents=True, exist_ok=True)
-        config.write_text(CONFIG_TEMPLATE.format(home=home, endpoint=paths.default_endpoint()))
+        config.write_text(CONFIG_TEMPLATE.format(home=home, endpoint=endpoint))
         wrote = True
-    result = {"home": str(home), "config": str(config), "config_written": wrote,
-              "endpoint": paths.default_endpoint()}
+    result = {"home": str(home), "config": str(config), "config_written": wrote, "endpoint": endpoint}
     if ns.json:
         print(render.as_json(result))
     else:

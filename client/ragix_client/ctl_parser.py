@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 
+from ragixd import __version__
+
 from .ctl import DESCRIPTION, EPILOG, _filters, _item_fields, csv, spec_help
 
 RAW = argparse.RawDescriptionHelpFormatter
@@ -21,6 +23,12 @@ def positive(cast):
     return parse
 
 
+SERVER_KEY_HELP = ("for a tcp:// endpoint: the daemon's public key file (NAME.key from `ragixctl keys`; "
+                   "env RAGIX_SERVER_KEY)")
+CLIENT_KEY_HELP = ("for a tcp:// endpoint: this client's secret key file (NAME.key_secret; env RAGIX_CLIENT_KEY), "
+                   "whose public key the daemon's [trust] table lists")
+
+
 def _common(json_default: bool = False) -> argparse.ArgumentParser:
     """Options accepted both before and after the subcommand."""
     p = argparse.ArgumentParser(add_help=False)
@@ -28,6 +36,8 @@ def _common(json_default: bool = False) -> argparse.ArgumentParser:
                    help="print the daemon's answer as JSON")
     p.add_argument("--endpoint", default=argparse.SUPPRESS, help="daemon endpoint (ipc:// or tcp://)")
     p.add_argument("--timeout", type=positive(float), default=argparse.SUPPRESS, help="seconds to wait for an answer")
+    p.add_argument("--server-key", default=argparse.SUPPRESS, help=SERVER_KEY_HELP)
+    p.add_argument("--client-key", default=argparse.SUPPRESS, help=CLIENT_KEY_HELP)
     return p
 
 
@@ -49,6 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--json", action="store_true", help="print the daemon's answer as JSON")
     parser.add_argument("--endpoint", help="daemon endpoint (default: $RAGIX_ENDPOINT or the XDG ipc socket)")
     parser.add_argument("--timeout", type=positive(float), default=60.0, help="seconds to wait for an answer (default 60)")
+    parser.add_argument("--server-key", help=SERVER_KEY_HELP)
+    parser.add_argument("--client-key", help=CLIENT_KEY_HELP)
+    parser.add_argument("--version", action="version", version=f"ragixctl {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     _op(sub, "status", common)
@@ -60,29 +73,31 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--reason", default="update", help="why (kept in the revision history)")
     p = _op(sub, "archive", common)
     p.add_argument("id")
-    p.add_argument("--reason", default="archive")
+    p.add_argument("--reason", default="archive", help="why (kept in the revision history; default archive)")
     p = _op(sub, "link", common)
     p.add_argument("src")
     p.add_argument("dst")
     p.add_argument("--rel", default="related",
-                   help="supports, contradicts, refines, supersedes, depends_on, references, derived_from, related")
+                   help="supports, contradicts, refines, supersedes, depends_on, references, derived_from, related "
+                   "(default related)")
     p = _op(sub, "use", common)
     p.add_argument("ids", nargs="+")
-    p.add_argument("--count", type=int, default=1)
+    p.add_argument("--count", type=positive(int), default=1, help="uses to record for each id (default 1)")
     p = _op(sub, "read", common)
     p.add_argument("ids", nargs="+", metavar="ID")
     p.add_argument("--min-seq", type=int, default=0, help="wait until the daemon has applied this seq")
     p = _op(sub, "search", common)
     p.add_argument("query")
-    p.add_argument("--k", type=int, default=10, help="how many results (default 10)")
+    p.add_argument("--k", type=positive(int), default=10, help="how many results (default 10)")
     p.add_argument("--mode", choices=["fts", "vector", "hybrid"], help="default hybrid")
     p.add_argument("--min-seq", type=int, default=0)
     _filters(p)
     p = _op(sub, "recall", common)
     p.add_argument("query")
-    p.add_argument("--budget", type=int, default=2000, help="token budget (tokens = ceil(chars/4))")
+    p.add_argument("--budget", type=positive(int), default=2000,
+                   help="token budget (tokens = ceil(chars/4); default 2000)")
     p.add_argument("--mode", choices=["inject", "catalog", "hybrid"], default="inject")
-    p.add_argument("--k", type=int, default=20, help="candidates considered")
+    p.add_argument("--k", type=positive(int), default=20, help="candidates considered (default 20)")
     p.add_argument("--min-seq", type=int, default=0)
     _filters(p)
     _op(sub, "embedders", common)
@@ -90,9 +105,10 @@ def build_parser() -> argparse.ArgumentParser:
                'ragixctl pipe "summarize" --source docs/ --budget 3000 | ollama run llama3.2', common)
     p.add_argument("query")
     p.add_argument("--source", nargs="+", help="files or directories to ingest first")
-    p.add_argument("--budget", type=int, default=3000)
+    p.add_argument("--budget", type=positive(int), default=3000,
+                   help="token budget of the printed memory (tokens = ceil(chars/4); default 3000)")
     p.add_argument("--tags", type=csv, help="tags for ingested chunks")
-    p.add_argument("--k", type=int, default=20)
+    p.add_argument("--k", type=positive(int), default=20, help="candidates considered (default 20)")
     p = _local(sub, "pull", "Store standard input as memory (e.g. an LLM's answer).",
                'ragixctl pipe "topic" | ollama run mistral | ragixctl pull --title "Topic summary" --tags summary',
                common)
@@ -101,8 +117,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--type", help="memory type (default note)")
     p = _op(sub, "timeline", common)
     p.add_argument("anchor", metavar="ID")
-    p.add_argument("--before", type=int, default=5)
-    p.add_argument("--after", type=int, default=5)
+    p.add_argument("--before", type=int, default=5, help="items created just before the anchor (default 5)")
+    p.add_argument("--after", type=int, default=5, help="items created just after the anchor (default 5)")
     p.add_argument("--min-seq", type=int, default=0)
     p = _op(sub, "history", common)
     p.add_argument("id")

@@ -62,6 +62,8 @@ def render_kv(result: dict[str, Any], indent: str = "") -> str:
         if isinstance(value, dict):
             rows.append(f"{indent}{key}:")
             rows.append(render_kv(value, indent + "  ") if value else f"{indent}  (none)")
+        elif isinstance(value, bool):
+            rows.append(f"{indent}{key}: {'yes' if value else 'no'}")
         else:
             rows.append(f"{indent}{key}: {value}")
     return "\n".join(rows)
@@ -89,7 +91,8 @@ def render_entities(result: dict[str, Any]) -> str:
 
 def render_palace(result: dict[str, Any]) -> str:
     if "children" in result:
-        head = f"{result['level']}s under /{result['path']} ({result['count']} items)"
+        plural = {"shelf": "shelves"}.get(result["level"], result["level"] + "s")
+        head = f"{plural} under /{result['path']} ({result['count']} items)"
         return "\n".join([head, *(f"  {c['name']}  ({c['count']})" for c in result["children"])])
     loc = result.get("location")
     where = "/".join(loc[k] for k in ("domain", "room", "shelf", "card")) if loc else "(not placed)"

@@ -2,24 +2,40 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
+
+from ragixd import paths
 
 UNIT_NAME = "ragixd.service"
 TEMPLATE = Path(__file__).resolve().parents[2] / "systemd" / UNIT_NAME
 
 
-def default_unit_dir() -> Path:
-    return Path.home() / ".config" / "systemd" / "user"
+def default_unit_dir(env: Mapping[str, str] = os.environ) -> Path:
+    return Path(env.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "systemd" / "user"
 
 
-def render_unit(ragixd_path: str | None = None) -> str:
-    """The unit text with ExecStart pointing at this installation's ragixd."""
+def _under_home(path: Path) -> str:
+    """`path` with the home directory written as systemd's %h where it can be."""
+    try:
+        return "%h/" + path.relative_to(Path.home()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def render_unit(ragixd_path: str | None = None, env: Mapping[str, str] = os.environ) -> str:
+    """The unit text with ExecStart pointing at this installation's ragixd, and the data home
+    and cache the daemon will use here ($RAGIX_HOME, $XDG_DATA_HOME, $XDG_CACHE_HOME) writable
+    in the sandbox."""
     exe = ragixd_path or shutil.which("ragixd") or str(Path(sys.executable).with_name("ragixd"))
-    return TEMPLATE.read_text().replace("@RAGIXD@", exe)
+    home = Path(env["RAGIX_HOME"]).expanduser().resolve() if env.get("RAGIX_HOME") else paths.data_home(env)
+    environment = f"Environment=RAGIX_HOME={home}\n" if env.get("RAGIX_HOME") else ""
+    return (TEMPLATE.read_text().replace("@RAGIXD@", exe).replace("@ENVIRONMENT@", environment)
+            .replace("@DATA_HOME@", _under_home(home)).replace("@CACHE_DIR@", _under_home(paths.cache_dir(env))))
 
 
 def _systemctl(*args: str) -> tuple[bool, str]:
@@ -35,10 +51,18 @@ def _systemctl(*args: str) -> tuple[bool, str]:
 def install(unit_dir: Path | None = None) -> dict[str, Any]:
     target = (unit_dir or default_unit_dir()) / UNIT_NAME
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(render_unit())
+    unit = render_unit()
+    target.write_text(unit)
     reloaded, message = _systemctl("daemon-reload")
-    return {"ok": True, "unit": str(target), "daemon_reload": reloaded,
-            "next": "systemctl --user enable --now ragixd" if reloaded else message}
+    result = {"ok": True, "unit": str(target), "daemon_reload": reloaded,
+              "next": "systemctl --user enable --now ragixd" if reloaded else
+              "systemctl --user daemon-reload && systemctl --user enable --now ragixd"}
+    if not reloaded:
+        result["systemctl"] = message
+    exe = next(line.split("=", 1)[1] for line in unit.splitlines() if line.startswith("ExecStart="))
+    if exe.startswith(("/tmp/", "/var/tmp/")):
+        result["warning"] = f"ragixd is under a temporary directory ({exe}), which PrivateTmp=yes hides from it"
+    return result
 
 
 def uninstall(unit_dir: Path | None = None) -> dict[str, Any]:
@@ -54,5 +78,7 @@ def uninstall(unit_dir: Path | None = None) -> dict[str, Any]:
 def status(unit_dir: Path | None = None) -> dict[str, Any]:
     target = (unit_dir or default_unit_dir()) / UNIT_NAME
     active, text = _systemctl("is-active", UNIT_NAME)
-    return {"ok": True, "unit": str(target), "installed": target.exists(), "active": active,
+    # is-active fails for a unit that is not running: only an answer outside its states is an error.
+    answered = text in ("active", "inactive", "failed", "activating", "deactivating", "reloading")
+    return {"ok": answered, "unit": str(target), "installed": target.exists(), "active": active,
             "systemctl": text}

@@ -113,3 +113,31 @@ def test_an_unknown_key_is_not_admitted(gated):
         stranger.call("search", {"query": "kafka"})
     stranger.close()
     assert owner.status()["head_seq"] > 0
+
+
+def test_ragixctl_connects_over_curve_with_key_files(tmp_path, capsys):
+    import json
+
+    from ragix_client import ctl
+    from support.daemon import Daemon
+    home = tmp_path / "home"
+    keys = tmp_path / "keys"
+    server_public, server_secret = make_keys(keys, "server")
+    laptop_public, laptop_secret = make_keys(keys, "laptop")
+    laptop_key = zmq.auth.load_certificate(str(laptop_public))[0].decode()
+    port = free_port()
+    config = tmp_path / "ragixd.toml"
+    config.write_text(f'tcp_endpoint = "tcp://127.0.0.1:{port}"\ncurve_secret_key_file = "{server_secret}"\n\n'
+                      f'[trust]\n"{laptop_key}" = "inner"\n')
+    daemon = Daemon(home, extra_env={"RAGIX_CONFIG": str(config)}).start()
+    try:
+        daemon.client().write(title="shared plan", content="kafka upgrade", store="shared")
+        tcp = ["--endpoint", f"tcp://127.0.0.1:{port}", "--timeout", "10", "--json"]
+        code = ctl.main([*tcp, "--server-key", str(server_public), "--client-key", str(laptop_secret),
+                         "search", "kafka", "--mode", "fts"])
+        out = capsys.readouterr().out
+        assert code == 0 and [i["title"] for i in json.loads(out)["items"]] == ["shared plan"]
+        assert ctl.main([*tcp, "--server-key", str(server_public), "status"]) == 2  # half a key pair
+        assert "needs both" in capsys.readouterr().err
+    finally:
+        daemon.stop()

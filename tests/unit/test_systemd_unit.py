@@ -9,10 +9,10 @@ import pytest
 from ragix_client import service
 
 
-def parsed_unit():
+def parsed_unit(env=None):
     parser = configparser.ConfigParser(strict=False, interpolation=None, delimiters=("=",))
     parser.optionxform = str
-    parser.read_string(service.render_unit("/usr/local/bin/ragixd"))
+    parser.read_string(service.render_unit("/usr/local/bin/ragixd", env=env or {}))
     return parser
 
 
@@ -28,6 +28,13 @@ def test_unit_has_the_keys_we_rely_on():
     assert svc["ProtectSystem"] == "strict"
     assert "%h/.local/share/ragix" in svc["ReadWritePaths"]
     assert unit["Install"]["WantedBy"] == "default.target"
+
+
+def test_unit_follows_the_data_home_the_daemon_will_use(tmp_path):
+    svc = parsed_unit({"RAGIX_HOME": str(tmp_path / "mem"), "XDG_CACHE_HOME": str(tmp_path / "cache")})["Service"]
+    assert svc["ReadWritePaths"].split() == [str(tmp_path / "mem"), "%t/ragix", f"-{tmp_path / 'cache' / 'ragix'}"]
+    assert f"RAGIX_HOME={tmp_path / 'mem'}" in svc["Environment"]
+    assert "@" not in service.render_unit("/usr/local/bin/ragixd", env={})
 
 
 def test_systemd_analyze_accepts_the_unit(tmp_path):
