@@ -76,7 +76,7 @@ def export(c: Client, ns) -> tuple[Any, str]:
 
 
 def import_(c: Client, ns) -> tuple[Any, str]:
-    lines = []
+    lines, numbers = [], []  # the parsed lines, and the file line (from 1) each came from
     for n, raw in enumerate(_read(ns.file).splitlines(), start=1):
         if not raw.strip():
             continue
@@ -84,16 +84,22 @@ def import_(c: Client, ns) -> tuple[Any, str]:
             lines.append(json.loads(raw))
         except json.JSONDecodeError as e:
             raise InvalidInput("file", f"line {n} is not JSON: {e}") from None
+        numbers.append(n)
     totals: dict[str, int] = {}
     details = []
     for start in range(0, len(lines), BATCH):
         r = c.call("import", {"lines": lines[start:start + BATCH]})
         for key in ("created", "exists", "conflict", "refused", "quarantined", "invalid"):
             totals[key] = totals.get(key, 0) + r[key]
-        details.extend({**d, "line": d["line"] + start} for d in r["lines"] if d["status"] not in ("created", "exists"))
+        details.extend({**d, "line": numbers[d["line"] + start]} for d in r["lines"]
+                       if d["status"] not in ("created", "exists"))
     text = ", ".join(f"{k} {v}" for k, v in totals.items())
-    text += "".join(f"\n  line {d['line'] + 1}: {d['status']} {d.get('error', '')}" for d in details[:50])
+    text += "".join(f"\n  line {d['line']}: {d['status']}: {_why(d)}" for d in details[:50])
     return {**totals, "problems": details}, text
+
+
+def _why(problem: dict[str, Any]) -> str:
+    return "; ".join(problem.get("reasons") or []) or problem.get("error") or problem.get("message") or "(no reason given)"
 
 
 def policy_check(c: Client, ns) -> tuple[Any, str]:

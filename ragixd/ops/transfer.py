@@ -50,7 +50,10 @@ def plan_import(args: dict[str, Any], caller: Caller) -> Plan:
     for n, line in enumerate(args["lines"]):
         item = line.get("item") if isinstance(line, dict) else None
         if not isinstance(item, dict):
-            kinds.append((n, "invalid"))
+            kinds.append((n, "a line needs an 'item' object"))
+            continue
+        if line.get("format", FORMAT) != FORMAT:
+            kinds.append((n, f"format {line.get('format')!r} is not {FORMAT!r}"))
             continue
         fields = _fields(item)
         fields.setdefault("store", caller.default_store())
@@ -69,8 +72,8 @@ def plan_import(args: dict[str, Any], caller: Caller) -> Plan:
         out = []
         at = 0
         for n, kind in kinds:
-            if kind == "invalid":
-                out.append({"line": n, "status": "invalid", "error": "a line needs an 'item' object"})
+            if kind != "item":  # refused before any command: the kind says why
+                out.append({"line": n, "status": "invalid", "error": kind})
                 continue
             result = results[at]
             at += 1

@@ -178,3 +178,20 @@ def test_a_request_over_the_daemon_limit_is_refused_before_sending(tmp_path):
         assert c.status()["max_message_bytes"] == 1024 * 1024
     finally:
         d.stop()
+
+
+def test_import_names_the_file_line_and_the_reason_of_each_problem(daemon, tmp_path, capsys):
+    good = {"format": "ragix-export/1", "secrecy": "S3",
+            "item": {"id": "MEM-00000000000000a1", "title": "kept", "content": "plain text"}}
+    leak = {"format": "ragix-export/1", "secrecy": "S3",
+            "item": {"id": "MEM-00000000000000a2", "title": "creds", "content": "password: hunter2"}}
+    wrong = {"format": "other/9", "item": {"id": "MEM-00000000000000a3", "title": "x", "content": "y"}}
+    path = tmp_path / "in.jsonl"
+    path.write_text("\n".join([json.dumps(good), "", json.dumps(leak), json.dumps(wrong)]) + "\n")
+    code, out, _ = run(daemon, capsys, "import", str(path))
+    assert code == 0 and "created 1" in out
+    assert "line 3: refused:" in out and "(no reason given)" not in out
+    assert "line 4: invalid: format 'other/9'" in out
+    code, out, _ = run(daemon, capsys, "--json", "import", str(path))
+    problems = {p["line"]: p["status"] for p in json.loads(out)["problems"]}
+    assert problems == {3: "refused", 4: "invalid"}
