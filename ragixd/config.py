@@ -63,7 +63,7 @@ _TABLES = ("trust", "embedder", "extra_embedders", "recall", "policy")
 
 def _endpoint(value: Any) -> str:
     text = str(value)
-    if not text.startswith("ipc://") or len(text) <= len("ipc://"):
+    if paths.transport(text) != "ipc":
         raise ValueError(
             f"{text!r} is not an ipc:// address (e.g. ipc:///run/user/1000/ragix/ragixd.sock); "
             "the main endpoint gives its callers full trust, so TCP is served only on "
@@ -73,8 +73,7 @@ def _endpoint(value: Any) -> str:
 
 def _tcp_endpoint(value: Any) -> str:
     text = str(value)
-    host, _, port = text[len("tcp://"):].rpartition(":")
-    if not text.startswith("tcp://") or not host or not port.isdigit() or not 0 < int(port) < 65536:
+    if paths.transport(text) != "tcp":
         raise ValueError(f"{text!r} is not a tcp://HOST:PORT address")
     return text
 

@@ -55,6 +55,16 @@ def ensure_private_dir(path: Path, ours: bool = False) -> Path:
     return path
 
 
+def transport(endpoint: str) -> str | None:
+    """"ipc" for ipc:///path, "tcp" for tcp://HOST:PORT, None for anything ragix cannot serve on."""
+    if endpoint.startswith("ipc://") and len(endpoint) > len("ipc://"):
+        return "ipc"
+    host, _, port = endpoint[len("tcp://"):].rpartition(":")
+    if endpoint.startswith("tcp://") and host and port.isdigit() and 0 < int(port) < 65536:
+        return "tcp"
+    return None
+
+
 def default_endpoint(env: os._Environ | dict = os.environ) -> str:
     return f"ipc://{runtime_dir(env) / SOCKET_NAME}"
 

@@ -34,10 +34,7 @@ DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 
 def check_endpoint(endpoint: str) -> str:
     """The endpoint, if it is a ZeroMQ address ragix serves on; else a ConfigError."""
-    if endpoint.startswith("ipc://") and len(endpoint) > len("ipc://"):
-        return endpoint
-    host, _, port = endpoint[len("tcp://"):].rpartition(":")
-    if endpoint.startswith("tcp://") and host and port.isdigit():
+    if paths.transport(endpoint) is not None:
         return endpoint
     raise ConfigError(f"endpoint {endpoint!r} is not an ipc:///path/to/ragixd.sock or "
                       "tcp://HOST:PORT address", endpoint=endpoint)
@@ -129,6 +126,7 @@ class Client:
             return
         path = self.endpoint[len("ipc://"):]
         probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        probe.settimeout(1.0)  # a listener with a full backlog: let ZeroMQ wait instead
         try:
             probe.connect(path)
         except FileNotFoundError:
