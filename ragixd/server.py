@@ -42,6 +42,10 @@ PROGRESS_LOG_S = 5.0
 # readers: at 100k items some of them take tens to hundreds of milliseconds.
 INLINE_OPS = frozenset(("read", "search", "recall", "timeline", "history", "entities", "palace.get"))
 INLINE_MAX_K = 100
+# Lookups by id are answered on the loop thread even while the readers are busy, so that a
+# client queueing slow searches cannot hold everyone's reads behind them.
+BY_ID_OPS = frozenset(("read", "history", "palace.get"))
+BY_ID_MAX = 20
 # A min_seq at most this far ahead of the log waits for the writes that will reach it; further
 # ahead no write in flight can, and the query is refused at once instead of holding a reader.
 MIN_SEQ_AHEAD = 10_000
@@ -312,10 +316,13 @@ class Server:
         self._to_readers(self._query, route, req_id, op, args, caller)
 
     def _may_inline(self, route: list[bytes], op: str, args: dict[str, Any]) -> bool:
-        """Answer on the loop thread (two thread hand-offs fewer) only when the readers are idle,
-        no other request is waiting, and the query needs no model server."""
-        if op not in INLINE_OPS or self._pooled or _more(self.sockets[int(route[0])][0]):
+        """Answer on the loop thread (two thread hand-offs fewer) only when no other request is
+        waiting, the query needs no model server, and the readers are idle — or it is a lookup
+        by id, which never waits behind their queue."""
+        if op not in INLINE_OPS or _more(self.sockets[int(route[0])][0]):
             return False
+        if self._pooled and not (op in BY_ID_OPS and len(args.get("ids", ())) <= BY_ID_MAX):
+            return False  # readers busy: only a lookup by id goes ahead of their queue
         if args.get("k", 0) > INLINE_MAX_K or len(args.get("query", "")) > INLINE_MAX_QUERY:
             return False
         mode = args.get("mode", "hybrid") if op == "search" else args.get("search_mode", "hybrid")

@@ -92,3 +92,28 @@ def test_a_stop_answers_every_request_and_keeps_every_acknowledged_write(tmp_pat
         assert {i["id"] for i in found} == acknowledged
     finally:
         d2.stop()
+
+
+def test_a_lookup_by_id_is_not_held_behind_busy_readers(tmp_path):
+    config = tmp_path / "ragixd.toml"
+    config.write_text("readers = 1\nmin_seq_timeout_s = 2\n")
+    d = Daemon(tmp_path / "home", extra_env={"RAGIX_CONFIG": str(config)}).start()
+    try:
+        c = d.client()
+        item = c.write(title="Runbook", content="restart the worker")
+        waiting = zmq.Context.instance().socket(zmq.DEALER)
+        waiting.setsockopt(zmq.LINGER, 0)
+        waiting.connect(d.endpoint)
+        for i in range(3):  # each holds the only reader until min_seq_timeout_s: nothing reaches it
+            waiting.send(msgpack.packb({"v": 1, "id": i, "op": "stats", "args": {"min_seq": item["seq"] + 5000}}))
+        time.sleep(0.3)  # let them reach the reader and its queue
+        assert c.read(item["id"])["items"][0]["title"] == "Runbook"
+        assert c.history(item["id"])["revisions"]
+        assert not waiting.poll(0)  # the stats queries are still waiting: the lookups went ahead
+        answers = []
+        while len(answers) < 3 and waiting.poll(30_000):
+            answers.append(msgpack.unpackb(waiting.recv(), raw=False))
+        assert [a["error"]["code"] for a in answers] == ["timeout"] * 3
+        waiting.close()
+    finally:
+        d.stop()
