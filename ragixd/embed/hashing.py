@@ -54,6 +54,8 @@ class HashEmbedder:
         n = len(texts)
         if n == 0:
             return np.zeros((0, self.dimension), dtype=np.float32)
+        if n == 1:  # the write path and every query: one text, no row bookkeeping
+            return normalise_rows(self._dense(texts[0]).reshape(1, self.dimension))
         batch = _Batch()
         for row, text in enumerate(texts):
             self._collect(row, text, batch)
@@ -69,11 +71,33 @@ class HashEmbedder:
         dense = np.bincount(flat, weights=vals, minlength=n * self.dimension)
         return normalise_rows(dense.reshape(n, self.dimension))
 
+    def _dense(self, text: str) -> np.ndarray:
+        """One text's unnormalised vector: the same features, in the same order, summed the
+        same way as a batch row (so a text embeds to the same bits alone or in a batch)."""
+        content, empty = _content(text)
+        if empty:
+            col, sign = self._pair(_EMPTY_FEATURE)
+            return np.bincount([col], weights=[sign], minlength=self.dimension)
+        word = self._word
+        cols, vals = [], []
+        for token, count in Counter(content).items():
+            c, v = word(token)
+            cols.append(c)
+            vals.append(v if count == 1 else v * _sublinear(count))
+        pair = self._pair
+        pair_cols, pair_vals = [], []
+        for text_pair, count in Counter(f"{a} {b}" for a, b in pairwise(content)).items():
+            col, sign = pair(text_pair)
+            pair_cols.append(col)
+            pair_vals.append(sign * PAIR_WEIGHT * (1.0 if count == 1 else _sublinear(count)))
+        cols.append(np.asarray(pair_cols, dtype=np.int64))
+        vals.append(np.asarray(pair_vals, dtype=np.float64))
+        return np.bincount(np.concatenate(cols), weights=np.concatenate(vals), minlength=self.dimension)
+
     def _collect(self, row: int, text: str, batch: _Batch) -> None:
         """Append the features of one text to the batch."""
-        tokens = words(text)
-        content = [w for w in tokens if w not in STOP_WORDS] or tokens
-        if not content:
+        content, empty = _content(text)
+        if empty:
             col, sign = self._pair(_EMPTY_FEATURE)
             batch.add_pair(row, col, sign)
             return
@@ -120,6 +144,14 @@ class HashEmbedder:
         cols = np.array([h % dim for h in hashes], dtype=np.int64)
         vals = np.array([w if h >> 63 else -w for h, w in zip(hashes, weights)], dtype=np.float64)
         return cols, vals
+
+
+def _content(text: str) -> tuple[list[str], bool]:
+    """The words that carry features (stop words only when nothing else is left), and whether
+    there are none at all."""
+    tokens = words(text)
+    content = [w for w in tokens if w not in STOP_WORDS] or tokens
+    return content, not content
 
 
 def _sublinear(count: int) -> float:

@@ -43,10 +43,15 @@ def test_dimension_is_part_of_the_model_name():
         HashEmbedder(4)
 
 
-def test_same_text_same_vector_whatever_the_batch(emb):
-    alone = emb.embed_batch(["deploy the staging cluster"])[0]
-    batched = emb.embed_batch(["other text", "deploy the staging cluster", "x"])[1]
+@pytest.mark.parametrize("text", ["deploy the staging cluster", "deploy deploy deploy the cluster cluster",
+                                  "the and of", "", "Sécurité: 3 tests échoués, tests échoués"])
+def test_same_text_same_vector_whatever_the_batch(emb, text):
+    # One text alone takes a shorter path than a batch row: the bits must not differ.
+    alone = emb.embed_batch([text])[0]
+    batched = emb.embed_batch(["other text", text, "x"])[1]
     np.testing.assert_array_equal(alone, batched)
+    if text != "deploy the staging cluster":
+        return
     fresh = HashEmbedder(384).embed_batch(["deploy the staging cluster"])[0]
     np.testing.assert_array_equal(alone, fresh)
 
