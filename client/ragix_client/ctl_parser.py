@@ -23,6 +23,17 @@ def positive(cast):
     return parse
 
 
+def at_least(low: int):
+    """An argparse type: a whole number of at least `low`."""
+    def parse(text: str) -> int:
+        value = int(text)
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be at least {low}, not {text}")
+        return value
+    parse.__name__ = "int"
+    return parse
+
+
 SERVER_KEY_HELP = ("for a tcp:// endpoint: the daemon's public key file (NAME.key from `ragixctl keys`; "
                    "env RAGIX_SERVER_KEY)")
 CLIENT_KEY_HELP = ("for a tcp:// endpoint: this client's secret key file (NAME.key_secret; env RAGIX_CLIENT_KEY), "
@@ -130,8 +141,8 @@ def build_parser() -> argparse.ArgumentParser:
     _op(sub, "verify", common)
     _op(sub, "rebuild", common)
     p = _op(sub, "tail", common)
-    p.add_argument("--from", dest="from_seq", type=int, default=None,
-                   help="first print the stored events after this seq")
+    p.add_argument("--from", dest="from_seq", type=at_least(0), default=None,
+                   help="first print the stored events after this seq (0: the whole log)")
     p.add_argument("--count", type=positive(int), default=None, help="stop after this many events")
     p.add_argument("--idle", type=positive(float), default=None, help="stop after this many idle seconds")
 
