@@ -9,7 +9,9 @@ min-max score blending by default; reciprocal-rank fusion is available for compa
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -19,6 +21,7 @@ import apsw
 from ..domain import scoring
 from ..domain.item import MemoryItem
 from ..errors import ConfigError, InvalidInput, RagixError
+from ..nowait import no_waiting, waiting_allowed
 from ..store import queries
 from ..store.filters import Filters
 from ..store.queries import Candidate
@@ -97,6 +100,18 @@ class _Scored:
 SIGNALS = ("fused", "tag", "provenance", "recency", "usage")
 
 
+@dataclass(frozen=True)
+class _Started:
+    """A query's vector search under way: the exact subset to score, or the index search."""
+    model: str
+    vector: Any
+    subset: list[int] | None
+    first: Future | None
+
+
+_SIDE_LOCK = threading.Lock()
+
+
 def _order(hit: _Scored) -> tuple[float, str]:
     return (-round(hit.score, 12), hit.id)
 
@@ -106,6 +121,7 @@ class HybridSearch:
         self.config = config
         self.vectors = vectors
         self.embedder = embedder
+        self._side: ThreadPoolExecutor | None = None  # where index searches run beside full-text ones
 
     def search(self, conn: apsw.Connection, query: str, filters: Filters, k: int = 10,
                mode: str = "hybrid", now: datetime | None = None) -> tuple[list[Hit], str]:
@@ -122,13 +138,21 @@ class HybridSearch:
     def _search(self, conn: apsw.Connection, query: str, filters: Filters, k: int, mode: str,
                 now: datetime | None) -> tuple[list[Hit], str]:
         n = max(self.config.candidates, 4 * k)
+        used = mode
+        started = None
+        if mode != "fts":
+            try:  # the index search runs beside the full-text one: both leave the GIL
+                started = self._start_vectors(conn, query, filters, n)
+            except RagixError:
+                if mode == "vector":
+                    raise
+                used = "fts"
         lexical = (queries.search_candidates(conn, query, filters, n, self.config.all_words_enough * k)
                    if mode != "vector" else [])
         semantic: list[tuple[Candidate, float]] = []
-        used = mode
-        if mode != "fts":
+        if started is not None:
             try:
-                semantic = self._vector_candidates(conn, query, filters, n, k, {c.rid: c for c, _ in lexical})
+                semantic = self._vector_candidates(conn, started, filters, n, k, {c.rid: c for c, _ in lexical})
             except RagixError:
                 if mode == "vector":
                     raise
@@ -145,31 +169,54 @@ class HybridSearch:
     def _has_vectors(self) -> bool:
         return bool(self.vectors and self.embedder and self.vectors.indexes.get(self.embedder.model_name))
 
-    def _vector_candidates(self, conn: apsw.Connection, query: str, filters: Filters, n: int, k: int,
-                           known: dict[int, Candidate]) -> list[tuple[Candidate, float]]:
-        """Up to n nearest items that pass the filters, best first (at least the k asked for
-        when there are that many); `known` ones passed them already.
+    def _start_vectors(self, conn: apsw.Connection, query: str, filters: Filters, n: int) -> _Started | None:
+        """Embed the query and start its index search on the side (None: no vectors to search).
 
-        A filter that keeps few items (a rare tag, an empty tier) is answered exactly over
-        those items: the approximate index would have to be searched far past them. Otherwise
-        the index is searched and filtered after, looking further while too few passed."""
+        A filter that keeps few items (a rare tag, an empty tier) is answered exactly over those
+        items instead: the approximate index would have to be searched far past them."""
         if not self._has_vectors() or not query.strip():
-            return []
+            return None
         vector = self.embedder.embed_batch([query])[0]
         model = self.embedder.model_name
         subset = queries.filtered_rids(conn, filters, EXACT_MAX) if filters.narrowing else None
         if subset is not None:
-            raw = self.vectors.exact(model, vector, subset, n)
+            return _Started(model, vector, subset, None)
+        return _Started(model, vector, None, self._beside(self.vectors.search, model, vector, n))
+
+    def _beside(self, fn: Any, *args: Any) -> Future:
+        """Run fn(*args) on the side thread, waiting or not as the caller may (see nowait)."""
+        if self._side is None:
+            with _SIDE_LOCK:
+                if self._side is None:
+                    self._side = ThreadPoolExecutor(max_workers=2, thread_name_prefix="ragix-vsearch")
+        if waiting_allowed():
+            return self._side.submit(fn, *args)
+
+        def without_waiting() -> Any:
+            with no_waiting():
+                return fn(*args)
+        return self._side.submit(without_waiting)
+
+    def _vector_candidates(self, conn: apsw.Connection, started: _Started, filters: Filters, n: int, k: int,
+                           known: dict[int, Candidate]) -> list[tuple[Candidate, float]]:
+        """Up to n nearest items that pass the filters, best first (at least the k asked for
+        when there are that many); `known` ones passed them already. Exactly over a small
+        filtered subset; otherwise from the index search started beside the full-text one,
+        looking further while too few passed the filters."""
+        model, vector = started.model, started.vector
+        if started.subset is not None:
+            raw = self.vectors.exact(model, vector, started.subset, n)
             return self._passing(conn, raw, filters, known)[:n]
         want = n
+        raw = started.first.result()
         while True:
-            raw = self.vectors.search(model, vector, want)
             ranked = self._passing(conn, raw, filters, known)
             if len(ranked) >= n or len(raw) < want or want >= 16 * n:
                 return ranked[:n]
             if len(ranked) >= k and want >= 4 * n:
                 return ranked  # enough for the answer: a wider search costs more than it adds
             want *= 4  # filters removed many: look further
+            raw = self.vectors.search(model, vector, want)
 
     @staticmethod
     def _passing(conn: apsw.Connection, raw: list[tuple[int, float]], filters: Filters,
