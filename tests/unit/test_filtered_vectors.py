@@ -97,3 +97,25 @@ def test_a_caller_seeing_few_items_gets_them_exactly(memory, monkeypatch):
     monkeypatch.setattr(memory.vectors, "search", no_index_search)
     hits = vector_hits(memory, "kafka retention", k=10, visible_stores=("social",))
     assert sorted(h.item.id for h in hits) == sorted(social)
+
+
+def test_the_index_search_beside_full_text_keeps_the_callers_waiting_mode(memory):
+    """The index search runs on a side thread; a caller that may not wait (the socket thread)
+    still gets WouldBlock when the index is busy, and a caller that may wait still waits."""
+    import threading
+
+    from ragixd.nowait import WouldBlock, no_waiting
+    index = memory.search.vectors.indexes[memory.search.embedder.model_name]
+    conn = memory.store.reader()
+    with index._lock:  # a long add or a checkpoint holds the index
+        with no_waiting(), pytest.raises(WouldBlock):
+            memory.search.search(conn, "kafka retention", Filters(), 5, "hybrid")
+        box = []
+        waiter = threading.Thread(target=lambda: box.append(
+            memory.search.search(memory.store.reader(), "kafka retention", Filters(), 5, "hybrid")))
+        waiter.start()
+        waiter.join(0.5)
+        assert waiter.is_alive()  # waiting for the index, as it may
+    waiter.join(30)
+    hits, used = box[0]
+    assert used == "hybrid" and hits
