@@ -46,8 +46,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(prog="ragixd", description=DESCRIPTION, epilog=EPILOG,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--home", help="data directory (env RAGIX_HOME; default $XDG_DATA_HOME/ragix)")
-    ap.add_argument("--endpoint", help="ZeroMQ endpoint to bind (env RAGIX_ENDPOINT; default "
-                    "ipc://$XDG_RUNTIME_DIR/ragix/ragixd.sock)")
+    ap.add_argument("--endpoint", help="ipc:// endpoint to bind; its callers get full trust (env "
+                    "RAGIX_ENDPOINT; default ipc://$XDG_RUNTIME_DIR/ragix/ragixd.sock). TCP: set "
+                    "tcp_endpoint and CURVE keys in the config file")
     ap.add_argument("--config", help="TOML config file (env RAGIX_CONFIG; default "
                     "$XDG_CONFIG_HOME/ragix/ragixd.toml)")
     ap.add_argument("--log-level", choices=["debug", "info", "warning", "error"])
