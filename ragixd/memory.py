@@ -63,6 +63,7 @@ class Memory:
         self.backfillers: list[Backfiller] = []
         self._backfill = backfill
         self.applied = threading.Condition()
+        self._progress_memo: dict[str, tuple[int, dict[str, int]]] = {}  # model -> (head seq, counts)
 
     # -- the interface the writer uses --------------------------------------------------------
 
@@ -197,11 +198,20 @@ class Memory:
                 "model": embedder.model_name, "dimension": embedder.dimension, "inline": inline,
                 "serving": embedder.model_name == serving,
                 "indexed": self.vectors.counts().get(embedder.model_name, 0),
-                **progress(conn, embedder.model_name),
+                **self._progress(conn, embedder.model_name),
                 "available": filler.available if filler else True,
                 "error": filler.last_error if filler else "",
             })
         return out
+
+    def _progress(self, conn: Any, model: str) -> dict[str, int]:
+        """Back-fill progress of a model, counted again only when the log has moved (the count
+        joins every item with its vector: ~100 ms at 100k items)."""
+        head = self.store.head_seq
+        memo = self._progress_memo.get(model)
+        if memo is None or memo[0] != head:
+            memo = self._progress_memo[model] = (head, progress(conn, model))
+        return dict(memo[1])
 
     def close(self) -> None:
         for filler in self.backfillers:
