@@ -74,42 +74,42 @@ class HashEmbedder:
     def _dense(self, text: str) -> np.ndarray:
         """One text's unnormalised vector: the same features, in the same order, summed the
         same way as a batch row (so a text embeds to the same bits alone or in a batch)."""
-        content, empty = _content(text)
-        if empty:
-            col, sign = self._pair(_EMPTY_FEATURE)
-            return np.bincount([col], weights=[sign], minlength=self.dimension)
-        word = self._word
-        cols, vals = [], []
-        for token, count in Counter(content).items():
-            c, v = word(token)
-            cols.append(c)
-            vals.append(v if count == 1 else v * _sublinear(count))
-        pair = self._pair
-        pair_cols, pair_vals = [], []
-        for text_pair, count in Counter(f"{a} {b}" for a, b in pairwise(content)).items():
-            col, sign = pair(text_pair)
-            pair_cols.append(col)
-            pair_vals.append(sign * PAIR_WEIGHT * (1.0 if count == 1 else _sublinear(count)))
-        cols.append(np.asarray(pair_cols, dtype=np.int64))
+        word_cols, word_vals, scales, pair_cols, pair_vals = self._features(text)
+        cols = [*word_cols, np.asarray(pair_cols, dtype=np.int64)]
+        vals = [v if scale == 1.0 else v * scale for v, scale in zip(word_vals, scales)]
         vals.append(np.asarray(pair_vals, dtype=np.float64))
         return np.bincount(np.concatenate(cols), weights=np.concatenate(vals), minlength=self.dimension)
 
     def _collect(self, row: int, text: str, batch: _Batch) -> None:
         """Append the features of one text to the batch."""
-        content, empty = _content(text)
-        if empty:
+        word_cols, word_vals, scales, pair_cols, pair_vals = self._features(text)
+        batch.word_rows.extend([row] * len(word_cols))
+        batch.word_cols.extend(word_cols)
+        batch.word_vals.extend(word_vals)
+        batch.word_scale.extend(scales)
+        for col, value in zip(pair_cols, pair_vals):
+            batch.add_pair(row, col, value)
+
+    def _features(self, text: str) -> tuple[list[np.ndarray], list[np.ndarray], list[float], list[int], list[float]]:
+        """A text's features in order: each distinct word's columns, values and count scale,
+        then each distinct word pair's column and signed value (one feature for an empty text)."""
+        tokens = words(text)
+        content = [w for w in tokens if w not in STOP_WORDS] or tokens
+        if not content:
             col, sign = self._pair(_EMPTY_FEATURE)
-            batch.add_pair(row, col, sign)
-            return
-        for word, count in Counter(content).items():
-            cols, vals = self._word(word)
-            batch.word_rows.append(row)
-            batch.word_cols.append(cols)
-            batch.word_vals.append(vals)
-            batch.word_scale.append(_sublinear(count))
-        for pair, count in Counter(f"{a} {b}" for a, b in pairwise(content)).items():
-            col, sign = self._pair(pair)
-            batch.add_pair(row, col, sign * PAIR_WEIGHT * _sublinear(count))
+            return [], [], [], [col], [sign]
+        word_cols, word_vals, scales = [], [], []
+        for token, count in Counter(content).items():
+            cols, vals = self._word(token)
+            word_cols.append(cols)
+            word_vals.append(vals)
+            scales.append(_sublinear(count))
+        pair_cols, pair_vals = [], []
+        for text_pair, count in Counter(f"{a} {b}" for a, b in pairwise(content)).items():
+            col, sign = self._pair(text_pair)
+            pair_cols.append(col)
+            pair_vals.append(sign * PAIR_WEIGHT * _sublinear(count))
+        return word_cols, word_vals, scales, pair_cols, pair_vals
 
     def _word(self, word: str) -> tuple[np.ndarray, np.ndarray]:
         """The word's own feature plus its n-gram block, cached because words repeat (Zipf)."""
@@ -144,14 +144,6 @@ class HashEmbedder:
         cols = np.array([h % dim for h in hashes], dtype=np.int64)
         vals = np.array([w if h >> 63 else -w for h, w in zip(hashes, weights)], dtype=np.float64)
         return cols, vals
-
-
-def _content(text: str) -> tuple[list[str], bool]:
-    """The words that carry features (stop words only when nothing else is left), and whether
-    there are none at all."""
-    tokens = words(text)
-    content = [w for w in tokens if w not in STOP_WORDS] or tokens
-    return content, not content
 
 
 def _sublinear(count: int) -> float:
