@@ -216,6 +216,7 @@ class Memory:
     def close(self) -> None:
         for filler in self.backfillers:
             filler.stop()
+        self.search.close()
         self.vectors.save()
         self.store.close()
 

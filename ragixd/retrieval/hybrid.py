@@ -166,6 +166,12 @@ class HybridSearch:
         items = queries.items_by_rid(conn, [h.rid for h in top])
         return [Hit(items[h.rid], h.score, h.signals()) for h in top if h.rid in items], used
 
+    def close(self) -> None:
+        """Stop the side thread (a later search starts it again)."""
+        side, self._side = self._side, None
+        if side is not None:
+            side.shutdown(wait=True)
+
     def _has_vectors(self) -> bool:
         return bool(self.vectors and self.embedder and self.vectors.indexes.get(self.embedder.model_name))
 
