@@ -22,6 +22,7 @@ import zmq
 from . import __version__, contract
 from .config import Settings
 from .domain.trust import Caller
+from .fairqueue import FairQueue
 from .errors import (Busy, InvalidInput, ProtocolError, RagixError, Timeout, TooLarge, UnknownOp)
 from .logs import get
 from .ops import handlers, registry
@@ -71,6 +72,7 @@ class Server:
         self._positions_at: tuple[int, dict[str, int]] = (-1, {})
         self.pub: zmq.Socket | None = None
         self.readers = ThreadPoolExecutor(max_workers=settings.readers, thread_name_prefix="ragixd-reader")
+        self._fair = FairQueue()  # what the readers run next: each client in turn
         self.writer = Writer(memory, settings.max_group, on_commit=self._publish,
                              on_start=self._open_pub, on_exit=self._close_pub,
                              after_answers=self._answers_sent)
@@ -328,11 +330,18 @@ class Server:
         mode = args.get("mode", "hybrid") if op == "search" else args.get("search_mode", "hybrid")
         return op not in ("search", "recall") or mode == "fts" or self.memory.cheap_query_embedding()
 
-    def _to_readers(self, fn: Callable[..., None], *args: Any) -> None:
+    def _to_readers(self, fn: Callable[..., None], route: list[bytes], *args: Any) -> None:
+        """Queue work for the readers under its client (socket and peer identity): the pool
+        takes the clients' jobs in turn, each client's in order."""
         with self._pooled_lock:
             self._pooled += 1
-        future = self.readers.submit(fn, *args)
+        self._fair.put((route[0], route[1]), (fn, route, args))
+        future = self.readers.submit(self._run_fair)
         future.add_done_callback(self._reader_done)
+
+    def _run_fair(self) -> None:
+        fn, route, args = self._fair.get()
+        fn(route, *args)
 
     def _reader_done(self, _future: Any) -> None:
         with self._pooled_lock:

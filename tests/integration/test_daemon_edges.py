@@ -118,3 +118,29 @@ def test_a_lookup_by_id_is_not_held_behind_busy_readers(tmp_path):
         waiting.close()
     finally:
         d.stop()
+
+
+def test_the_readers_take_each_client_in_turn(tmp_path):
+    config = tmp_path / "ragixd.toml"
+    config.write_text("readers = 1\nmin_seq_timeout_s = 1\n")
+    d = Daemon(tmp_path / "home", extra_env={"RAGIX_CONFIG": str(config)}).start()
+    try:
+        c = d.client()
+        head = c.write(title="Runbook", content="restart the worker")["seq"]
+        busy = zmq.Context.instance().socket(zmq.DEALER)
+        busy.setsockopt(zmq.LINGER, 0)
+        busy.connect(d.endpoint)
+        for i in range(3):  # each holds the only reader for a second (min_seq nothing will reach)
+            busy.send(msgpack.packb({"v": 1, "id": i, "op": "stats", "args": {"min_seq": head + 5000}}))
+        time.sleep(0.3)
+        # A search for more than the socket thread answers itself: it goes to the readers, and
+        # waits for the busy client's job under way and its next one at most, not all three.
+        assert c.search("worker", k=200, mode="fts")["items"]
+        answered = 0
+        while busy.poll(0):
+            busy.recv()
+            answered += 1
+        assert answered <= 2
+        busy.close()
+    finally:
+        d.stop()
