@@ -3,6 +3,7 @@ and the daemon keeps serving; a stop answers what it will not do."""
 
 import signal
 import time
+from contextlib import contextmanager
 
 import msgpack
 import zmq
@@ -95,19 +96,31 @@ def test_a_stop_answers_every_request_and_keeps_every_acknowledged_write(tmp_pat
         d2.stop()
 
 
-def test_a_lookup_by_id_is_not_held_behind_busy_readers(tmp_path):
+@contextmanager
+def busy_readers(tmp_path, hold_s: int):
+    """A daemon with one reader, held by three queued stats queries from one client, each
+    waiting hold_s for a min_seq no write will reach: (client, the item written, that
+    client's socket)."""
     config = tmp_path / "ragixd.toml"
-    config.write_text("readers = 1\nmin_seq_timeout_s = 2\n")
+    config.write_text(f"readers = 1\nmin_seq_timeout_s = {hold_s}\n")
     d = Daemon(tmp_path / "home", extra_env={"RAGIX_CONFIG": str(config)}).start()
+    busy = zmq.Context.instance().socket(zmq.DEALER)
+    busy.setsockopt(zmq.LINGER, 0)
     try:
         c = d.client()
         item = c.write(title="Runbook", content="restart the worker")
-        waiting = zmq.Context.instance().socket(zmq.DEALER)
-        waiting.setsockopt(zmq.LINGER, 0)
-        waiting.connect(d.endpoint)
-        for i in range(3):  # each holds the only reader until min_seq_timeout_s: nothing reaches it
-            waiting.send(msgpack.packb({"v": 1, "id": i, "op": "stats", "args": {"min_seq": item["seq"] + 5000}}))
+        busy.connect(d.endpoint)
+        for i in range(3):
+            busy.send(msgpack.packb({"v": 1, "id": i, "op": "stats", "args": {"min_seq": item["seq"] + 5000}}))
         time.sleep(0.3)  # let them reach the reader and its queue
+        yield c, item, busy
+    finally:
+        busy.close()
+        d.stop()
+
+
+def test_a_lookup_by_id_is_not_held_behind_busy_readers(tmp_path):
+    with busy_readers(tmp_path, hold_s=2) as (c, item, waiting):
         assert c.read(item["id"])["items"][0]["title"] == "Runbook"
         assert c.history(item["id"])["revisions"]
         assert not waiting.poll(0)  # the stats queries are still waiting: the lookups went ahead
@@ -115,24 +128,10 @@ def test_a_lookup_by_id_is_not_held_behind_busy_readers(tmp_path):
         while len(answers) < 3 and waiting.poll(30_000):
             answers.append(msgpack.unpackb(waiting.recv(), raw=False))
         assert [a["error"]["code"] for a in answers] == ["timeout"] * 3
-        waiting.close()
-    finally:
-        d.stop()
 
 
 def test_the_readers_take_each_client_in_turn(tmp_path):
-    config = tmp_path / "ragixd.toml"
-    config.write_text("readers = 1\nmin_seq_timeout_s = 1\n")
-    d = Daemon(tmp_path / "home", extra_env={"RAGIX_CONFIG": str(config)}).start()
-    try:
-        c = d.client()
-        head = c.write(title="Runbook", content="restart the worker")["seq"]
-        busy = zmq.Context.instance().socket(zmq.DEALER)
-        busy.setsockopt(zmq.LINGER, 0)
-        busy.connect(d.endpoint)
-        for i in range(3):  # each holds the only reader for a second (min_seq nothing will reach)
-            busy.send(msgpack.packb({"v": 1, "id": i, "op": "stats", "args": {"min_seq": head + 5000}}))
-        time.sleep(0.3)
+    with busy_readers(tmp_path, hold_s=1) as (c, _item, busy):
         # A search for more than the socket thread answers itself: it goes to the readers, and
         # waits for the busy client's job under way and its next one at most, not all three.
         assert c.search("worker", k=200, mode="fts")["items"]
@@ -141,6 +140,3 @@ def test_the_readers_take_each_client_in_turn(tmp_path):
             busy.recv()
             answered += 1
         assert answered <= 2
-        busy.close()
-    finally:
-        d.stop()
