@@ -53,14 +53,10 @@ def source_files(sources: list[str]) -> list[Path]:
     return out
 
 
-def ingest_file(client: Client, path: Path, tags: list[str],
-                skipped: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+def ingest_file(client: Client, path: Path, tags: list[str], skipped: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Write the file's chunks; a file that cannot be read or looks binary, and a chunk the
-    daemon refuses (a secret, an injection), are noted in `skipped` and the rest goes on.
-    Without `skipped`, the first refusal is raised."""
+    daemon refuses (a secret, an injection), are noted in `skipped` and the rest goes on."""
     def skip(chunk: int | None, err: RagixError) -> None:
-        if skipped is None:
-            raise err
         skipped.append({"file": str(path), "chunk": chunk, "code": err.code, "message": err.message})
 
     try:

@@ -9,7 +9,6 @@ min-max score blending by default; reciprocal-rank fusion is available for compa
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -109,9 +108,6 @@ class _Started:
     first: Future | None
 
 
-_SIDE_LOCK = threading.Lock()
-
-
 def _order(hit: _Scored) -> tuple[float, str]:
     return (-round(hit.score, 12), hit.id)
 
@@ -121,7 +117,8 @@ class HybridSearch:
         self.config = config
         self.vectors = vectors
         self.embedder = embedder
-        self._side: ThreadPoolExecutor | None = None  # where index searches run beside full-text ones
+        # Where index searches run beside full-text ones (threads start at the first search).
+        self._side = ThreadPoolExecutor(max_workers=2, thread_name_prefix="ragix-vsearch")
 
     def search(self, conn: apsw.Connection, query: str, filters: Filters, k: int = 10,
                mode: str = "hybrid", now: datetime | None = None) -> tuple[list[Hit], str]:
@@ -167,10 +164,8 @@ class HybridSearch:
         return [Hit(items[h.rid], h.score, h.signals()) for h in top if h.rid in items], used
 
     def close(self) -> None:
-        """Stop the side thread (a later search starts it again)."""
-        side, self._side = self._side, None
-        if side is not None:
-            side.shutdown(wait=True)
+        """Stop the side threads."""
+        self._side.shutdown(wait=True)
 
     def _has_vectors(self) -> bool:
         return bool(self.vectors and self.embedder and self.vectors.indexes.get(self.embedder.model_name))
@@ -191,10 +186,6 @@ class HybridSearch:
 
     def _beside(self, fn: Any, *args: Any) -> Future:
         """Run fn(*args) on the side thread, waiting or not as the caller may (see nowait)."""
-        if self._side is None:
-            with _SIDE_LOCK:
-                if self._side is None:
-                    self._side = ThreadPoolExecutor(max_workers=2, thread_name_prefix="ragix-vsearch")
         if waiting_allowed():
             return self._side.submit(fn, *args)
 
