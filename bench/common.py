@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import statistics
 import sys
 import time
@@ -30,3 +31,11 @@ def emit(result: dict[str, Any]) -> None:
 
 def progress(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
+
+
+def ndcg_at(ranked: list[str], rels: dict[str, int], k: int = 10) -> float:
+    """nDCG@k with graded gains as trec_eval and BEIR compute it (gain = grade, log2 discount)."""
+    dcg = sum(rels.get(d, 0) / math.log2(i + 2) for i, d in enumerate(ranked[:k]))
+    ideal = sorted(rels.values(), reverse=True)[:k]
+    idcg = sum(r / math.log2(i + 2) for i, r in enumerate(ideal))
+    return dcg / idcg if idcg else 0.0

@@ -25,7 +25,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
+from common import ndcg_at  # noqa: E402
 from ragixd.embed.hashing import feature_hash
 from ragixd.embed.protocol import Embedder
 from ragixd.embed.registry import make_embedder
@@ -171,13 +173,6 @@ def locomo_recall(
         | {"questions": len(metrics["R@5"])}
         for name, metrics in hits.items()
     }
-
-
-def ndcg_at(ranked: list[str], rels: dict[str, int], k: int = 10) -> float:
-    dcg = sum(rels.get(d, 0) / math.log2(i + 2) for i, d in enumerate(ranked[:k]))
-    ideal = sorted(rels.values(), reverse=True)[:k]
-    idcg = sum(r / math.log2(i + 2) for i, r in enumerate(ideal))
-    return dcg / idcg if idcg else 0.0
 
 
 def beir_scores(beir, rankers: dict[str, Ranker]) -> dict:
