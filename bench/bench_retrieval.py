@@ -30,13 +30,13 @@ from functools import lru_cache
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import eval_embedders as ee  # noqa: E402
-from common import emit, ndcg_at, progress  # noqa: E402
+import eval_embedders as ee
+from common import emit, ndcg_at, progress
 
-from ragixd.domain import commands as c  # noqa: E402
-from ragixd.domain.clock import format_ts  # noqa: E402
-from ragixd.memory import Memory  # noqa: E402
-from ragixd.store.filters import Filters  # noqa: E402
+from ragixd.domain import commands as c
+from ragixd.domain.clock import format_ts
+from ragixd.memory import Memory
+from ragixd.store.filters import Filters
 
 DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
 CONFIGS = {

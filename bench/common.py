@@ -7,7 +7,8 @@ import math
 import statistics
 import sys
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 
 def percentiles(samples_s: list[float]) -> dict[str, float]:

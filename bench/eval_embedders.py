@@ -27,7 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from common import ndcg_at  # noqa: E402
+from common import ndcg_at
+
 from ragixd.embed.hashing import feature_hash
 from ragixd.embed.protocol import Embedder
 from ragixd.embed.registry import make_embedder
