@@ -40,12 +40,25 @@ def chunks(text: str, size: int = CHUNK_CHARS) -> Iterator[str]:
         yield current
 
 
-def source_files(sources: list[str]) -> list[Path]:
+def source_files(sources: list[str], skipped: list[dict[str, Any]]) -> list[Path]:
+    """The files to ingest, as absolute paths: each file named, and the files under each
+    directory named, in name order. Under a directory, hidden files and directories (a name
+    starting with '.', such as .git) are left out, and symbolic links are not followed (a link
+    to a directory would be skipped silently by the walk, a link to a file would store the same
+    text again under another name): those links are noted in `skipped`."""
     out: list[Path] = []
     for source in sources:
-        path = Path(source).expanduser()
+        path = Path(source).expanduser().absolute()
         if path.is_dir():
-            out.extend(sorted(p for p in path.rglob("*") if p.is_file() and not p.name.startswith(".")))
+            for found in sorted(path.rglob("*")):
+                inside = found.relative_to(path).parts
+                if any(part.startswith(".") for part in inside):
+                    continue
+                if found.is_symlink():
+                    skipped.append(_note(found, "symbolic link under a directory: not followed "
+                                                "(name its target to ingest it)"))
+                elif found.is_file():
+                    out.append(found)
         elif path.is_file():
             out.append(path)
         else:
@@ -53,24 +66,44 @@ def source_files(sources: list[str]) -> list[Path]:
     return out
 
 
-def ingest_file(client: Client, path: Path, tags: list[str], skipped: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Write the file's chunks; a file that cannot be read or looks binary, and a chunk the
-    daemon refuses (a secret, an injection), are noted in `skipped` and the rest goes on."""
-    def skip(chunk: int | None, err: RagixError) -> None:
-        skipped.append({"file": str(path), "chunk": chunk, "code": err.code, "message": err.message})
+def _note(path: Path, message: str, chunk: int | None = None, code: str = "invalid_input") -> dict[str, Any]:
+    return {"file": str(path), "chunk": chunk, "code": code, "message": message}
 
+
+def read_text_file(path: Path) -> str:
+    """The file's text, or InvalidInput saying why it is not ingested: unreadable, larger than
+    MAX_FILE_BYTES, binary (NUL bytes), or not UTF-8 (it would be stored with its letters lost)."""
     try:
-        data = path.read_bytes()[:MAX_FILE_BYTES]
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise InvalidInput("source", f"{path} is {size / 2**20:.1f} MiB, over the "
+                                         f"{MAX_FILE_BYTES // 2**20} MiB a file may have: not ingested "
+                                         "(split it)")
+        data = path.read_bytes()
     except OSError as e:
-        skip(None, InvalidInput("source", f"cannot read {path}: {e.strerror}"))
-        return []
+        raise InvalidInput("source", f"cannot read {path}: {e.strerror}") from None
     if b"\x00" in data[:8192]:
-        skip(None, InvalidInput("source", f"{path} looks binary (it holds NUL bytes): not ingested"))
+        raise InvalidInput("source", f"{path} looks binary (it holds NUL bytes): not ingested")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InvalidInput("source", f"{path} is not UTF-8 text (byte {e.start}): not ingested "
+                                     "(convert it, e.g. iconv -f latin1 -t utf-8)") from None
+
+
+def ingest_file(client: Client, path: Path, tags: list[str], skipped: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Write the file's chunks; a file that cannot be read or is not UTF-8 text, and a chunk
+    the daemon refuses (a secret, an injection), are noted in `skipped` and the rest goes on."""
+    try:
+        text = read_text_file(path)
+    except InvalidInput as err:
+        skipped.append(_note(path, err.message))
         return []
-    text = data.decode("utf-8", errors="replace")
-    digest = "sha256:" + hashlib.sha256(data).hexdigest()
+    digest = "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
     results = []
     parts = list(chunks(text))
+    if not parts:
+        skipped.append(_note(path, f"{path} holds no text: nothing ingested"))
     for n, part in enumerate(parts, start=1):
         title = f"{path.name}" + (f" ({n}/{len(parts)})" if len(parts) > 1 else "")
         try:
@@ -81,13 +114,13 @@ def ingest_file(client: Client, path: Path, tags: list[str], skipped: list[dict[
         except RagixError as err:
             if err.code in ("unavailable", "timeout"):
                 raise  # the daemon is gone: nothing else can be ingested either
-            skip(n, err)
+            skipped.append(_note(path, err.message, n, err.code))
     return results
 
 
 def pipe(client: Client, query: str, sources: list[str], budget: int, tags: list[str], k: int) -> dict[str, Any]:
     skipped: list[dict[str, Any]] = []
-    written = [r for path in source_files(sources) for r in ingest_file(client, path, tags, skipped)]
+    written = [r for path in source_files(sources, skipped) for r in ingest_file(client, path, tags, skipped)]
     min_seq = max((r["seq"] for r in written), default=0)
     result = client.recall(query=query, budget=budget, mode="inject", k=k, min_seq=min_seq)
     result["ingested"] = len(written)

@@ -195,3 +195,20 @@ def test_import_names_the_file_line_and_the_reason_of_each_problem(daemon, tmp_p
     code, out, _ = run(daemon, capsys, "--json", "import", str(path))
     problems = {p["line"]: p["status"] for p in json.loads(out)["problems"]}
     assert problems == {3: "refused", 4: "invalid"}
+
+
+def test_pipe_notes_files_it_does_not_ingest_instead_of_storing_them_mangled(daemon, tmp_path):
+    docs = tmp_path / "docs"
+    (docs / ".git").mkdir(parents=True)
+    (docs / "a.md").write_text("Backups run nightly at 02:00.\n")
+    (docs / "latin.txt").write_bytes("sauvegarde café crème".encode("latin-1"))
+    (docs / "empty.md").write_text("  \n\n ")
+    (docs / ".git" / "config").write_text("[core]\nbare = false\n")
+    proc = subprocess.run([*CTL, "--endpoint", daemon.endpoint, "--json", "pipe", "backups", "--source", str(docs)],
+                          capture_output=True, text=True, timeout=60)
+    out = json.loads(proc.stdout)
+    assert out["ingested"] == 1
+    reasons = {os.path.basename(s["file"]): s["message"] for s in out["skipped"]}
+    assert set(reasons) == {"latin.txt", "empty.md"}
+    assert "not UTF-8" in reasons["latin.txt"] and "no text" in reasons["empty.md"]
+    assert daemon.client().stats()["items"] == 1

@@ -1,0 +1,65 @@
+"""Which files `ragixctl pipe --source` ingests, and why it leaves the others (each noted)."""
+
+import os
+
+import pytest
+
+from ragix_client import ctl_pipe
+from ragixd.errors import InvalidInput
+
+
+@pytest.fixture
+def tree(tmp_path):
+    docs = tmp_path / "docs"
+    (docs / "sub").mkdir(parents=True)
+    (docs / ".git").mkdir()
+    (docs / ".hidden").mkdir()
+    (docs / "a.md").write_text("alpha")
+    (docs / "sub" / "b.md").write_text("beta")
+    (docs / ".git" / "HEAD").write_text("ref: refs/heads/main")
+    (docs / ".hidden" / "inner.md").write_text("hidden")
+    (docs / ".env").write_text("X=1")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "c.md").write_text("gamma")
+    os.symlink(outside, docs / "linked-dir")
+    os.symlink(docs / "a.md", docs / "link-to-a.md")
+    return docs
+
+
+def test_a_directory_walk_leaves_hidden_paths_out_and_notes_links(tree, monkeypatch):
+    monkeypatch.chdir(tree.parent)
+    skipped = []
+    files = ctl_pipe.source_files(["docs"], skipped)
+    assert files == [tree / "a.md", tree / "sub" / "b.md"]
+    assert all(f.is_absolute() for f in files)  # provenance does not depend on the working dir
+    noted = sorted(os.path.basename(s["file"]) for s in skipped)
+    assert noted == ["link-to-a.md", "linked-dir"]
+    assert all("symbolic link" in s["message"] for s in skipped)
+
+
+def test_a_file_named_is_taken_even_through_a_link(tree):
+    skipped = []
+    assert ctl_pipe.source_files([str(tree / "link-to-a.md")], skipped) == [tree / "link-to-a.md"]
+    assert skipped == []
+    with pytest.raises(InvalidInput, match="no such file"):
+        ctl_pipe.source_files([str(tree / "missing.md")], skipped)
+
+
+def test_files_that_are_not_utf8_text_or_too_large_are_refused_with_the_reason(tmp_path, monkeypatch):
+    latin = tmp_path / "latin.txt"
+    latin.write_bytes("café crème".encode("latin-1"))
+    with pytest.raises(InvalidInput, match="not UTF-8"):
+        ctl_pipe.read_text_file(latin)
+    binary = tmp_path / "blob.bin"
+    binary.write_bytes(b"ab\x00cd")
+    with pytest.raises(InvalidInput, match="binary"):
+        ctl_pipe.read_text_file(binary)
+    big = tmp_path / "big.txt"
+    big.write_text("x" * 2048)
+    monkeypatch.setattr(ctl_pipe, "MAX_FILE_BYTES", 1024)
+    with pytest.raises(InvalidInput, match="a file may have"):
+        ctl_pipe.read_text_file(big)
+    good = tmp_path / "good.md"
+    good.write_text("naïve café", encoding="utf-8")
+    assert ctl_pipe.read_text_file(good) == "naïve café"
