@@ -38,7 +38,7 @@ CATALOG: tuple[OpSpec, ...] = (
            "ragixctl archive MEM-0123456789abcdef --reason obsolete"),
     OpSpec("link", COMMAND, "Create a typed link between two items.",
            "ragixctl link MEM-aaaaaaaaaaaaaaaa MEM-bbbbbbbbbbbbbbbb --rel supports"),
-    OpSpec("use", COMMAND, "Record explicit usage counts (drives promotion; reads never count).",
+    OpSpec("use", COMMAND, "Record explicit usage counts (a ranking signal in search; reads never count).",
            "ragixctl use MEM-0123456789abcdef"),
     OpSpec("palace.assign", COMMAND, "Place an item in the memory palace (derived or explicit).",
            "ragixctl palace assign MEM-0123456789abcdef"),
