@@ -20,7 +20,7 @@ import numpy as np
 from ragixd.embed.protocol import normalise_rows
 from ragixd.embed.text import STOP_WORDS, char_ngrams, words
 
-FEATURE_VERSION = 1
+FEATURE_VERSION = 2  # 2: words of every script (1 read [a-z0-9] only)
 DEFAULT_DIMENSION = 384
 
 # Relative weights of the feature families; NGRAM_WEIGHT is the norm of one word's n-gram block,
@@ -70,6 +70,12 @@ class HashEmbedder:
         flat = rows.astype(np.int64) * self.dimension + cols
         dense = np.bincount(flat, weights=vals, minlength=n * self.dimension)
         return normalise_rows(dense.reshape(n, self.dimension))
+
+    @staticmethod
+    def is_blank(text: str) -> bool:
+        """Whether `text` has no word to embed (punctuation, emoji, '*'): its vector is the
+        same for every such text, so it says nothing about similarity."""
+        return not words(text)
 
     def _dense(self, text: str) -> np.ndarray:
         """One text's unnormalised vector: the same features, in the same order, summed the

@@ -10,7 +10,10 @@ from __future__ import annotations
 import re
 import unicodedata
 
-WORD_RE = re.compile(r"[a-z0-9]+")
+# Letters and digits of any script (Cyrillic, Greek, CJK...), underscore excluded; on folded
+# ASCII text exactly [a-z0-9]+. Version 1 of the features read [a-z0-9]+ alone, which turned
+# every text in another script into the same empty vector.
+WORD_RE = re.compile(r"[^\W_]+")
 
 # Hand-written lists of the most frequent function words; content words never belong here.
 _ENGLISH = """

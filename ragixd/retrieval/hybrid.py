@@ -177,6 +177,9 @@ class HybridSearch:
         items instead: the approximate index would have to be searched far past them."""
         if not self._has_vectors() or not query.strip():
             return None
+        is_blank = getattr(self.embedder, "is_blank", None)
+        if is_blank is not None and is_blank(query):
+            return None  # nothing to be near: every blank text embeds alike
         vector = self.embedder.embed_batch([query])[0]
         model = self.embedder.model_name
         subset = queries.filtered_rids(conn, filters, EXACT_MAX) if filters.narrowing else None

@@ -29,7 +29,7 @@ def test_contract_shape_dtype_norm(emb):
     assert isinstance(emb, Embedder)
     assert out.shape == (5, 384) and out.dtype == np.float32
     np.testing.assert_allclose(np.linalg.norm(out, axis=1), 1.0, rtol=1e-5)
-    assert emb.model_name == "hash-v1-384"
+    assert emb.model_name == "hash-v2-384"
     assert emb.embed_batch([]).shape == (0, 384)
     only_empty = emb.embed_batch(["", "?!"])  # a batch with no word at all
     np.testing.assert_allclose(np.linalg.norm(only_empty, axis=1), 1.0, rtol=1e-5)
@@ -37,7 +37,7 @@ def test_contract_shape_dtype_norm(emb):
 
 def test_dimension_is_part_of_the_model_name():
     small = HashEmbedder(64)
-    assert small.model_name == "hash-v1-64"
+    assert small.model_name == "hash-v2-64"
     assert small.embed_batch(["hello world"]).shape == (1, 64)
     with pytest.raises(ValueError):
         HashEmbedder(4)
@@ -121,7 +121,26 @@ def test_golden_vector_pins_the_feature_design(emb):
     # Stored vectors are keyed by model name: if this fails, the features changed, so bump
     # FEATURE_VERSION in ragixd/embed/hashing.py (and then update these numbers).
     vec = emb.embed_batch(["Sécurité du réseau: 3 tests échoués"])[0]
-    assert emb.model_name == "hash-v1-384"
+    assert emb.model_name == "hash-v2-384"
     assert np.count_nonzero(vec) == 68
     for index, value in {279: 0.3149, 93: -0.30901, 10: 0.20884}.items():
         assert vec[index] == pytest.approx(value, abs=1e-4)
+
+
+def test_every_script_has_words_of_its_own(emb):
+    backup_ru = "Резервное копирование базы данных каждую ночь"
+    lunch_ru = "Обед в столовой в час дня"
+    greek = "Το αντίγραφο ασφαλείας τρέχει κάθε βράδυ"
+    assert words(fold(backup_ru))[:2] == ["резервное", "копирование"]
+    assert words(fold("数据库备份 每天")) == ["数据库备份", "每天"]
+    assert words(fold("snake_case and 42")) == ["snake", "case", "and", "42"]  # as before for ASCII
+    vecs = emb.embed_batch([backup_ru, lunch_ru, greek])
+    assert float(vecs[0] @ vecs[1]) < 0.5 and float(vecs[0] @ vecs[2]) < 0.5  # not one shared vector
+    query = "копирование базы данных"
+    assert cos(emb, query, backup_ru) > cos(emb, query, lunch_ru) + 0.2
+    assert cos(emb, "数据库", "数据库备份") > cos(emb, "数据库", "午饭时间") + 0.1  # n-grams of CJK runs
+
+
+def test_blank_texts_are_known_as_such(emb):
+    assert emb.is_blank("🙂") and emb.is_blank("*") and emb.is_blank("  !? ")
+    assert not emb.is_blank("ok 🙂") and not emb.is_blank("数据")

@@ -15,7 +15,7 @@ from ragixd.errors import ConfigError
 def test_default_is_hash_384():
     emb = make_embedder(None)
     assert isinstance(emb, HashEmbedder)
-    assert (emb.model_name, emb.dimension) == ("hash-v1-384", 384)
+    assert (emb.model_name, emb.dimension) == ("hash-v2-384", 384)
 
 
 def test_hash_with_dimension():

@@ -83,3 +83,17 @@ def test_vector_candidates_respect_filters_without_decoding_rows(tmp_path):
     hits, used = m.search.search(m.store.reader(), "vacuum", Filters(tags=("db",)), 5, "vector")
     assert used == "vector" and [h.item.id for h in hits] == [keep]
     m.close()
+
+
+def test_other_scripts_are_searched_by_meaning_and_blank_queries_find_nothing(tmp_path):
+    m = Memory(tmp_path / "h", synchronous="OFF", backfill=False)
+    ids = [m.execute([c.CreateItem({"title": "", "content": text})]).results[0]["id"] for text in (
+        "Резервное копирование базы данных каждую ночь", "Обед в столовой в час дня",
+        "Το αντίγραφο ασφαλείας τρέχει κάθε βράδυ")]
+    conn = m.store.reader()
+    hits, _ = m.search.search(conn, "копирование базы", Filters(), 3, "vector")
+    assert hits[0].item.id == ids[0] and hits[0].score > hits[1].score
+    for blank in ("🙂", "*", "?!"):
+        assert m.search.search(conn, blank, Filters(), 3, "vector")[0] == []
+        assert m.search.search(conn, blank, Filters(), 3, "hybrid")[0] == []
+    m.close()

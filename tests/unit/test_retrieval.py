@@ -159,7 +159,7 @@ def test_switching_models_needs_no_downtime(tmp_path):
         m.execute([c.CreateItem({"title": title, "content": content, "tags": tags})])
     titles, used = ids_for(m, "postgres vacuum")
     assert used == "fts" and titles[0] == "Database upkeep"
-    assert m.reconfigure([{"backend": "hash"}]) == ["hash-v1-384"]
+    assert m.reconfigure([{"backend": "hash"}]) == ["hash-v2-384"]
     titles, _ = ids_for(m, "postgres vacuum")  # still served while vectors are missing
     assert titles[0] == "Database upkeep"
     m.fill_vectors()
@@ -188,3 +188,27 @@ def test_an_idle_back_filler_does_not_scan_while_nothing_is_committed(tmp_path, 
     mem.execute([c.CreateItem({"title": "one more", "content": "text"})])
     assert filler.run_once() == 0 and len(scans) == 2  # a commit: look again
     mem.close()
+
+
+def test_a_home_of_an_older_hash_version_back_fills_the_new_one(tmp_path, monkeypatch):
+    from ragixd.embed import hashing
+    home = tmp_path / "h"
+    monkeypatch.setattr(hashing, "FEATURE_VERSION", 1)
+    m = Memory(home, synchronous="OFF", backfill=False)
+    for title, content, tags in DOCS:
+        m.execute([c.CreateItem({"title": title, "content": content, "tags": tags})])
+    assert m.embedder_status()[0]["model"] == "hash-v1-384" and m.embedder_status()[0]["missing"] == 0
+    m.close()
+    monkeypatch.setattr(hashing, "FEATURE_VERSION", 2)
+    m = Memory(home, synchronous="OFF")  # as the daemon opens it: back-filler running
+    m.start_backfill()
+    try:
+        status = m.embedder_status()[0]
+        assert status["model"] == "hash-v2-384"
+        filler = m.backfillers[0]
+        filler.wake()
+        assert filler.wait_caught_up(m.store.head_seq, 20)
+        assert m.embedder_status()[0]["missing"] == 0
+        assert ids_for(m, "postgres vacuum")[0]
+    finally:
+        m.close()
