@@ -150,20 +150,46 @@ def _live(view: StateView, item_id: Any, name: str = "id") -> MemoryItem:
     return item
 
 
-def _reason(reason: Any) -> str:
+def _reason(reason: Any, op: str, ctx: Context) -> str:
     if not isinstance(reason, str) or not reason.strip() or len(reason) > 200:
         raise InvalidInput("reason", "must be a non-empty string of at most 200 characters")
-    return reason.strip()
+    return _govern_text(reason.strip(), "reason", op, ctx)
 
 
-def _refused(verdict: Verdict, fields: Mapping[str, Any], source: str, op: str) -> Decision:
-    """The audit of a refused write: hash, rules and reasons, never the content itself."""
+def _refused(verdict: Verdict, fields: Mapping[str, Any], source: str, op: str, ctx: Context) -> Decision:
+    """The audit of a refused write: hash, rules and reasons, never the content itself — nor a
+    source that would itself be refused (a token in a source_id or a file name)."""
     title, content = fields.get("title"), fields.get("content")
     digest = content_hash(title if isinstance(title, str) else "", content if isinstance(content, str) else "")
+    source = source[:500]
+    if not ctx.policy.check_text(source, "source").accepted:
+        source = WITHHELD_SOURCE
     payload = {"content_hash": digest, "reasons": list(verdict.reasons), "rules": list(verdict.rule_ids),
-               "source": source[:500], "op": op}
+               "source": source, "op": op}
     return Decision([ev.NewEvent(ev.WRITE_REFUSED, payload)],
                     {"status": "refused", "content_hash": digest, **verdict.to_dict()})
+
+
+WITHHELD_SOURCE = "[withheld: the source itself was refused by the policy]"
+
+
+class _RefusedText(Exception):
+    """A text beside the item (a reason, a palace location) was refused: the command ends in
+    the refusal's audit instead of its events."""
+
+    def __init__(self, decision: Decision) -> None:
+        super().__init__("refused")
+        self.decision = decision
+
+
+def _govern_text(text: str, field: str, op: str, ctx: Context) -> str:
+    """`text` if the policy's content rules let it into the log, else _RefusedText: reasons and
+    palace locations are stored and shown by history like any field, so no secret or injection
+    may ride in them."""
+    verdict = ctx.policy.check_text(text, field)
+    if verdict.rejected:
+        raise _RefusedText(_refused(verdict, {"title": "", "content": text}, ctx.actor, op, ctx))
+    return text
 
 
 # What the policy reads: every field a caller writes text into. Identifiers the system makes
@@ -191,7 +217,7 @@ def _governed(cmd: CreateItem, ctx: Context) -> tuple[dict[str, Any] | None, Dec
     verdict = ctx.policy.evaluate({**_governed_view(raw), "why_store": cmd.why_store}, trusted=cmd.trusted)
     source = fields["provenance"].source_id if "provenance" in fields else ""
     if verdict.rejected:
-        return None, _refused(verdict, raw, source or ctx.actor, cmd.op)
+        return None, _refused(verdict, raw, source or ctx.actor, cmd.op, ctx)
     if verdict.quarantined:
         fields.update(tier="stm", validation="unverified",
                       expires_at=add_hours(ctx.ts, verdict.quarantine_expiry_hours or 24))
@@ -253,10 +279,10 @@ def _update(cmd: UpdateItem, view: StateView, ctx: Context) -> Decision:
     # The patch as given is checked too: normalisation (lower-cased tags) must not hide a secret.
     verdict = ctx.policy.evaluate(_governed_view({**after.to_dict(), **dict(cmd.patch)}), trusted=True)
     if verdict.rejected:
-        return _refused(verdict, after.to_dict(), after.provenance.source_id or ctx.actor, cmd.op)
+        return _refused(verdict, after.to_dict(), after.provenance.source_id or ctx.actor, cmd.op, ctx)
     if after.evolve(updated_at=item.updated_at) == item:
         return Decision([], {"id": item.id, "status": "unchanged"})
-    payload = {"id": item.id, "patch": patch_to_wire(patch), "reason": _reason(cmd.reason)}
+    payload = {"id": item.id, "patch": patch_to_wire(patch), "reason": _reason(cmd.reason, "update", ctx)}
     return Decision([ev.NewEvent(ev.ITEM_UPDATED, payload)], {"id": item.id, "status": "updated"})
 
 
@@ -264,7 +290,7 @@ def _archive(cmd: ArchiveItem, view: StateView, ctx: Context) -> Decision:
     item = _existing(view, cmd.id)
     if item.archived:
         return Decision([], {"id": item.id, "status": "unchanged"})
-    payload = {"id": item.id, "reason": _reason(cmd.reason)}
+    payload = {"id": item.id, "reason": _reason(cmd.reason, "archive", ctx)}
     return Decision([ev.NewEvent(ev.ITEM_ARCHIVED, payload)], {"id": item.id, "status": "archived"})
 
 
@@ -273,7 +299,7 @@ def _supersede(cmd: SupersedeItem, view: StateView, ctx: Context) -> Decision:
     canonical = _live(view, cmd.by, "by")
     if canonical.id == item.id:
         raise InvalidInput("by", "an item cannot supersede itself")
-    payload = {"id": item.id, "by": canonical.id, "reason": _reason(cmd.reason)}
+    payload = {"id": item.id, "by": canonical.id, "reason": _reason(cmd.reason, "supersede", ctx)}
     return Decision([ev.NewEvent(ev.ITEM_SUPERSEDED, payload)],
                     {"id": item.id, "status": "superseded", "by": canonical.id})
 
@@ -300,7 +326,7 @@ def _promote(cmd: PromoteItem, view: StateView, ctx: Context) -> Decision:
     if cmd.to in ctx.policy.config.require_provenance_for and not item.provenance.source_id:
         raise PolicyRejected(f"item {item.id} has no provenance source: it cannot be {cmd.to}",
                              id=item.id, rules=["provenance.missing_for_tier"])
-    payload = {"id": item.id, "from": item.tier, "to": cmd.to, "reason": _reason(cmd.reason)}
+    payload = {"id": item.id, "from": item.tier, "to": cmd.to, "reason": _reason(cmd.reason, "promote", ctx)}
     return Decision([ev.NewEvent(ev.ITEM_PROMOTED, payload)],
                     {"id": item.id, "status": "promoted", "tier": cmd.to})
 
@@ -321,6 +347,9 @@ def _link(cmd: CreateLink, view: StateView, ctx: Context) -> Decision:
 def _palace(cmd: AssignPalace, view: StateView, ctx: Context) -> Decision:
     item = _existing(view, cmd.id)
     location = validate_location(cmd.location, item.id) if cmd.location else derive_location(item)
+    if cmd.location:
+        _govern_text("/".join(location[level] for level in ("domain", "room", "shelf")), "location",
+                     "palace.assign", ctx)
     payload = {"id": item.id, **location}
     return Decision([ev.NewEvent(ev.PALACE_ASSIGNED, payload)], {"id": item.id, "location": location})
 
@@ -364,4 +393,7 @@ def decide(cmd: Any, view: StateView, ctx: Context) -> Decision:
         decider = DECIDERS[type(cmd)]
     except KeyError:
         raise InvalidInput("command", f"unknown command {type(cmd).__name__}") from None
-    return decider(cmd, view, ctx)
+    try:
+        return decider(cmd, view, ctx)
+    except _RefusedText as refused:
+        return refused.decision

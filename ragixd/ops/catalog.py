@@ -46,7 +46,7 @@ CATALOG: tuple[OpSpec, ...] = (
            "ragixctl propose --file proposals.json"),
     OpSpec("proposals.parse", COMMAND, "Find, govern and store proposals in an LLM answer; return it cleaned.",
            "ollama run llama3.2 'plan the release' | ragixctl parse"),
-    OpSpec("import", COMMAND, "Import JSONL export lines (through the policy; ids kept; idempotent).",
+    OpSpec("import", COMMAND, "Import JSONL export lines (owner only; through the policy; ids kept; idempotent).",
            "ragixctl import memory.jsonl"),
     OpSpec("policy.check", QUERY, "Dry-run the write policy on a text or an item: verdict and rules.",
            'ragixctl policy check "password: hunter2"'),

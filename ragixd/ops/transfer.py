@@ -11,7 +11,7 @@ from ..domain import commands as c
 from ..domain.item import MemoryItem
 from ..domain.redact import redact_item
 from ..domain.trust import Caller
-from ..errors import RagixError
+from ..errors import Forbidden, RagixError
 from ..store.filters import Filters
 from ..store.projectors.items import SELECT_COLUMNS, row_to_item
 from .handlers import Plan, QueryContext
@@ -44,6 +44,13 @@ def _fields(item: dict[str, Any]) -> dict[str, Any]:
 
 
 def plan_import(args: dict[str, Any], caller: Caller) -> Plan:
+    if caller.trust != "full":
+        # An import keeps the ids, stores, archive marks and supersessions it is given: at a
+        # lower trust level it could name, archive or supersede items the caller cannot see,
+        # and its per-line answers would tell which ids exist. Agents write or propose instead.
+        raise Forbidden("import is for the owner of the daemon only (it keeps the ids, stores "
+                        "and archive marks it is given); at lower trust use write or propose",
+                        op="import")
     commands: list[Any] = []
     kinds: list[tuple[int, str]] = []
     later: list[tuple[int, Any]] = []

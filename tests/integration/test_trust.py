@@ -95,6 +95,30 @@ def test_a_duplicate_of_an_invisible_item_reveals_nothing(gated):
     familiar.close()
 
 
+def test_import_is_for_the_owner_only(gated):
+    """An import keeps the ids, stores and archive marks it is given: below full trust it could
+    plant items in the private store, archive or supersede invisible ones, and tell by its
+    per-line answers which ids exist. It is refused whole, before anything is looked at."""
+    _daemon, owner, ids, client = gated
+    lines = [
+        {"format": "ragix-export/1", "item": {"id": "MEM-inner00000001", "title": "planted",
+                                              "content": "into private", "store": "private"}},
+        {"format": "ragix-export/1", "item": {"id": ids["private"], "title": "private note",
+                                              "content": "the private plan for kafka", "archived": True}},
+        {"format": "ragix-export/1", "item": {"id": ids["shared"], "title": "x", "content": "y",
+                                              "superseded_by": "MEM-famplant0001"}},
+    ]
+    head = owner.stats()["head_seq"]
+    for level in ("inner", "familiar"):
+        c = client(level)
+        with pytest.raises(Forbidden, match="owner"):
+            c.call("import", {"lines": lines})
+        c.close()
+    assert owner.stats()["head_seq"] == head
+    assert not owner.read(ids["private"])["items"][0]["archived"]
+    assert owner.read("MEM-inner00000001")["items"] == []
+
+
 def test_admin_ops_and_the_event_stream_are_for_the_owner(gated):
     _daemon, _owner, _ids, client = gated
     inner = client("inner")
