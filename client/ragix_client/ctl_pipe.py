@@ -20,7 +20,9 @@ MAX_FILE_BYTES = 20 * 1024 * 1024
 
 
 def chunks(text: str, size: int = CHUNK_CHARS) -> Iterator[str]:
-    """Paragraph-aligned pieces of at most `size` characters (long paragraphs are cut)."""
+    """Paragraph-aligned pieces of at most `size` characters; a longer paragraph is cut at
+    its last space or line break before the limit, so that a word — or a key the policy must
+    see whole — is not split across two chunks (cut hard only with no break in sight)."""
     current = ""
     for para in text.replace("\r\n", "\n").split("\n\n"):
         para = para.strip()
@@ -28,8 +30,9 @@ def chunks(text: str, size: int = CHUNK_CHARS) -> Iterator[str]:
             if current:
                 yield current
                 current = ""
-            yield para[:size]
-            para = para[size:]
+            cut = _break_before(para, size)
+            yield para[:cut].rstrip()
+            para = para[cut:].lstrip()
         if not para:
             continue
         if current and len(current) + 2 + len(para) > size:
@@ -38,6 +41,15 @@ def chunks(text: str, size: int = CHUNK_CHARS) -> Iterator[str]:
         current = f"{current}\n\n{para}" if current else para
     if current:
         yield current
+
+
+def _break_before(text: str, size: int) -> int:
+    """Where to cut `text` (longer than `size`): after its last whitespace within the last
+    quarter of the limit, else at the limit."""
+    for at in range(size, size * 3 // 4, -1):
+        if text[at - 1].isspace():
+            return at
+    return size
 
 
 def source_files(sources: list[str], skipped: list[dict[str, Any]]) -> list[Path]:

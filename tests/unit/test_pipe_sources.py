@@ -63,3 +63,17 @@ def test_files_that_are_not_utf8_text_or_too_large_are_refused_with_the_reason(t
     good = tmp_path / "good.md"
     good.write_text("naïve café", encoding="utf-8")
     assert ctl_pipe.read_text_file(good) == "naïve café"
+
+
+def test_long_paragraphs_are_cut_between_words_never_inside_one():
+    words = [f"w{n:04d}" for n in range(2000)]  # one paragraph of ~12,000 characters
+    text = " ".join(words)
+    parts = list(ctl_pipe.chunks(text, size=1000))
+    assert all(len(p) <= 1000 for p in parts)
+    assert " ".join(parts).split() == words  # every word whole, in order, none lost
+    key = "AKIA" + "Q" * 16
+    near_edge = "x" * 990 + " " + key + " tail"
+    first, second = list(ctl_pipe.chunks(near_edge, size=1000))
+    assert key in second and key not in first
+    solid = "y" * 2500  # no break at all: cut at the limit
+    assert [len(p) for p in ctl_pipe.chunks(solid, size=1000)] == [1000, 1000, 500]
