@@ -103,9 +103,12 @@ def read_text_file(path: Path) -> str:
                                      "(convert it, e.g. iconv -f latin1 -t utf-8)") from None
 
 
-def ingest_file(client: Client, path: Path, tags: list[str], skipped: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def ingest_file(client: Client, path: Path, tags: list[str], skipped: list[dict[str, Any]],
+                retired: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Write the file's chunks; a file that cannot be read or is not UTF-8 text, and a chunk
-    the daemon refuses (a secret, an injection), are noted in `skipped` and the rest goes on."""
+    the daemon refuses (a secret, an injection), are noted in `skipped` and the rest goes on.
+    Then the file's earlier chunks that this ingest did not write again are archived (the
+    answer, with their ids, added to `retired`)."""
     try:
         text = read_text_file(path)
     except InvalidInput as err:
@@ -127,15 +130,21 @@ def ingest_file(client: Client, path: Path, tags: list[str], skipped: list[dict[
             if err.code in ("unavailable", "timeout"):
                 raise  # the daemon is gone: nothing else can be ingested either
             skipped.append(_note(path, err.message, n, err.code))
+    # What the file held before and no longer holds (an edited chunk's old text, the chunks
+    # past its new end) is archived, so that recall does not serve both versions.
+    retired.append(client.source_retire(source=str(path), keep=sorted({r["id"] for r in results})))
     return results
 
 
 def pipe(client: Client, query: str, sources: list[str], budget: int, tags: list[str], k: int) -> dict[str, Any]:
     skipped: list[dict[str, Any]] = []
-    written = [r for path in source_files(sources, skipped) for r in ingest_file(client, path, tags, skipped)]
-    min_seq = max((r["seq"] for r in written), default=0)
+    retired: list[dict[str, Any]] = []
+    written = [r for path in source_files(sources, skipped)
+               for r in ingest_file(client, path, tags, skipped, retired)]
+    min_seq = max((r["seq"] for r in [*written, *retired]), default=0)
     result = client.recall(query=query, budget=budget, mode="inject", k=k, min_seq=min_seq)
     result["ingested"] = len(written)
+    result["retired"] = sum(len(r["archived"]) for r in retired)
     result["skipped"] = skipped
     return result
 

@@ -28,6 +28,7 @@ class StateView(Protocol):
     def exists(self, item_id: str) -> bool: ...
     def find_duplicate(self, store: str, content_hash: str) -> MemoryItem | None: ...
     def link_exists(self, src: str, dst: str, rel: str) -> bool: ...
+    def live_of_source(self, store: str, source: str) -> list[str]: ...
 
 
 DEFAULT_POLICY = Policy(PolicyConfig())
@@ -74,6 +75,18 @@ class UpdateItem:
 class ArchiveItem:
     id: str
     reason: str = "archive"
+
+
+@dataclass(frozen=True)
+class RetireSource:
+    """A source file was ingested again: archive its live chunks (items of `store` whose
+    source_id is `source`:N) that the new ingest did not write or find again (`keep`)."""
+    source: str
+    keep: tuple[str, ...]
+    store: str = DEFAULT_STORE
+
+
+RETIRED_REASON = "re-ingested: no longer in its source"
 
 
 @dataclass(frozen=True)
@@ -294,6 +307,15 @@ def _archive(cmd: ArchiveItem, view: StateView, ctx: Context) -> Decision:
     return Decision([ev.NewEvent(ev.ITEM_ARCHIVED, payload)], {"id": item.id, "status": "archived"})
 
 
+def _retire(cmd: RetireSource, view: StateView, ctx: Context) -> Decision:
+    if not isinstance(cmd.source, str) or not cmd.source.strip() or len(cmd.source) > 1000:
+        raise InvalidInput("source", "must be a non-empty string of at most 1000 characters")
+    keep = set(cmd.keep)
+    stale = [item_id for item_id in view.live_of_source(cmd.store, cmd.source) if item_id not in keep]
+    events = [ev.NewEvent(ev.ITEM_ARCHIVED, {"id": item_id, "reason": RETIRED_REASON}) for item_id in stale]
+    return Decision(events, {"status": "retired" if stale else "unchanged", "archived": stale})
+
+
 def _supersede(cmd: SupersedeItem, view: StateView, ctx: Context) -> Decision:
     item = _live(view, cmd.id)
     canonical = _live(view, cmd.by, "by")
@@ -378,6 +400,7 @@ DECIDERS: dict[type, Callable[[Any, StateView, Context], Decision]] = {
     UpdateItem: _update,
     ArchiveItem: _archive,
     SupersedeItem: _supersede,
+    RetireSource: _retire,
     RecordUse: _use,
     PromoteItem: _promote,
     CreateLink: _link,

@@ -42,6 +42,9 @@ CATALOG: tuple[OpSpec, ...] = (
            "ragixctl use MEM-0123456789abcdef"),
     OpSpec("palace.assign", COMMAND, "Place an item in the memory palace (derived or explicit).",
            "ragixctl palace assign MEM-0123456789abcdef"),
+    OpSpec("source.retire", COMMAND, "Archive the live chunks of a source file that its re-ingest "
+           "did not write again (ragixctl pipe --source does this after each file).",
+           "ragixctl pipe topic --source docs/runbook.md"),
     OpSpec("propose", COMMAND, "Propose items as an agent: governed, quarantined or refused per item.",
            "ragixctl propose --file proposals.json"),
     OpSpec("proposals.parse", COMMAND, "Find, govern and store proposals in an LLM answer; return it cleaned.",

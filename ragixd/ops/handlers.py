@@ -82,6 +82,12 @@ def plan_link(args: dict[str, Any], caller: Caller) -> Plan:
     return Plan([c.CreateLink(args["src"], args["dst"], args.get("rel", "related"))], _first)
 
 
+def plan_source_retire(args: dict[str, Any], caller: Caller) -> Plan:
+    store = args.get("store", caller.default_store())
+    caller.check_store(store)  # only items of a store the caller may write to are touched
+    return Plan([c.RetireSource(args["source"], tuple(args["keep"]), store)], _first)
+
+
 def plan_use(args: dict[str, Any], caller: Caller) -> Plan:
     return Plan([c.RecordUse(dict(args["uses"]))], _first)
 
@@ -213,6 +219,7 @@ PLANS: dict[str, Callable[[dict[str, Any], Caller], Plan]] = {
     "link": plan_link,
     "use": plan_use,
     "palace.assign": plan_palace_assign,
+    "source.retire": plan_source_retire,
 }
 QUERIES: dict[str, Callable[[QueryContext, dict[str, Any]], dict[str, Any]]] = {
     "read": query_read,

@@ -27,6 +27,10 @@ CREATE TABLE projector_positions (name TEXT PRIMARY KEY, seq INTEGER NOT NULL) W
 COUNTS_INDEX_DDL = """
 CREATE INDEX idx_items_counts ON memory_items(archived, tier, type, store);
 """
+# The items of one source file (its chunks' source_ids are "PATH:N"), for source.retire.
+SOURCE_INDEX_DDL = """
+CREATE INDEX idx_items_source ON memory_items(store, json_extract(provenance_json, '$.source_id'));
+"""
 MIGRATIONS_DDL = """
 CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL
@@ -49,6 +53,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(3, "vector bookkeeping per model", VECTORS_DDL),
     Migration(4, "full-text index written in bulk per group", BULK_DDL),
     Migration(5, "log totals and a covering index for the stats counts", LOG_TOTALS_DDL + COUNTS_INDEX_DDL),
+    Migration(6, "items by source, for retiring the chunks a re-ingest no longer writes", SOURCE_INDEX_DDL),
 )
 LATEST = MIGRATIONS[-1].version
 

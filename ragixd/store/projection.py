@@ -148,6 +148,14 @@ class ConnectionView:
             (store, content_hash)).fetchall()
         return self.get_item(min(rows)[1]) if rows else None
 
+    def live_of_source(self, store: str, source: str) -> list[str]:
+        """Ids of the live items of `store` whose source_id is `source` plus ':' and a part."""
+        rows = self.conn.execute(
+            "SELECT id FROM memory_items WHERE store = ? AND json_extract(provenance_json, '$.source_id') >= ? "
+            "AND json_extract(provenance_json, '$.source_id') < ? AND archived = 0 ORDER BY rid",
+            (store, source + ":", source + ";")).fetchall()  # ';' follows ':'
+        return [r[0] for r in rows]
+
     def link_exists(self, src: str, dst: str, rel: str) -> bool:
         row = self.conn.execute(
             "SELECT 1 FROM memory_links WHERE src_id=? AND dst_id=? AND rel=?", (src, dst, rel)).fetchone()

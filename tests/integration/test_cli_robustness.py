@@ -212,3 +212,26 @@ def test_pipe_notes_files_it_does_not_ingest_instead_of_storing_them_mangled(dae
     assert set(reasons) == {"latin.txt", "empty.md"}
     assert "not UTF-8" in reasons["latin.txt"] and "no text" in reasons["empty.md"]
     assert daemon.client().stats()["items"] == 1
+
+
+def test_pipe_again_after_an_edit_retires_what_the_file_no_longer_says(daemon, tmp_path):
+    doc = tmp_path / "runbook.md"
+    paragraphs = [f"Section {n}: the release captain checks dashboard {n}." for n in range(3)]
+
+    def pipe(text):
+        doc.write_text(text)
+        proc = subprocess.run([*CTL, "--endpoint", daemon.endpoint, "--json", "pipe", "release captain",
+                               "--source", str(doc)], capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        return json.loads(proc.stdout)
+
+    big = "\n\n".join(p + " " + "filler words " * 200 for p in paragraphs)  # three chunks
+    first = pipe("Deploys happen on Fridays; Alice is the captain.\n\n" + big)
+    assert first["ingested"] >= 3 and first["retired"] == 0
+    assert pipe("Deploys happen on Fridays; Alice is the captain.\n\n" + big)["retired"] == 0  # unchanged
+    edited = pipe("Deploys happen on Tuesdays; Bob is the captain.")
+    assert edited["retired"] == first["ingested"]  # the old first chunk and every chunk past the end
+    c = daemon.client()
+    live = [h["item"]["content"] for h in c.search("captain deploys", mode="fts", k=20)["items"]]
+    assert live == ["Deploys happen on Tuesdays; Bob is the captain."]
+    assert c.verify()["ok"]

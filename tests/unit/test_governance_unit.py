@@ -64,3 +64,21 @@ def test_reasons_and_palace_locations_go_through_the_policy(store):
     assert store.run(c.UpdateItem(item_id, {"content": "we deploy on fridays"}, "schedule moved"))["status"] == "updated"
     assert store.run(c.AssignPalace(item_id, {"domain": "ops", "room": "deploys", "shelf": "fact"}))["location"]
     assert store.run(c.ArchiveItem(item_id, "superseded by the runbook"))["status"] == "archived"
+
+
+def _chunk(store, path, n, text, where="private"):
+    return store.run(c.CreateItem({"title": f"{path} {n}", "content": text, "store": where,
+                                   "provenance": {"source_kind": "doc", "source_id": f"{path}:{n}"}}))["id"]
+
+
+def test_retiring_a_source_archives_only_its_chunks_that_were_not_kept(store):
+    old = [_chunk(store, "/d/a.md", n, f"old text {n}") for n in (1, 2, 3)]
+    other = _chunk(store, "/d/a.md.bak", 1, "backup text")  # a longer name sharing the prefix
+    shared = _chunk(store, "/d/a.md", 1, "same path, other store", where="shared")
+    new2 = _chunk(store, "/d/a.md", 2, "new text 2")
+    result = store.run(c.RetireSource("/d/a.md", (old[0], new2), "private"))
+    assert result["status"] == "retired" and result["archived"] == [old[1], old[2]]
+    assert [store.get(i).archived for i in (*old, other, shared, new2)] == [False, True, True, False, False, False]
+    again = store.run(c.RetireSource("/d/a.md", (old[0], new2), "private"))
+    assert (again["status"], again["archived"]) == ("unchanged", [])
+    assert store.verify()["ok"]  # the archive events replay to the same state
