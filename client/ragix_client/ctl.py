@@ -255,10 +255,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
-    from .ctl_parser import build_parser
+    from .ctl_parser import UsageError, build_parser
     from .ctl_local import LOCAL_COMMANDS
     parser = build_parser()
-    ns = parser.parse_args(argv)
+    args = sys.argv[1:] if argv is None else argv
+    try:
+        ns = parser.parse_args(args)
+    except UsageError as err:
+        return _error(InvalidInput("command line", str(err)), "--json" in args)
     if ns.command is None:
         parser.print_help()
         return EXIT_USAGE

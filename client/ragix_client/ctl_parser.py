@@ -4,6 +4,7 @@ the op catalog so that --help cannot drift from the daemon's ops."""
 from __future__ import annotations
 
 import argparse
+import sys
 
 from ragixd import __version__
 
@@ -63,10 +64,22 @@ def _local(sub, name: str, summary: str, example: str, common) -> argparse.Argum
                           formatter_class=RAW, parents=[common])
 
 
+class UsageError(Exception):
+    """A command line argparse refused, with its message (raised instead of exiting)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """Reports a usage error to the caller (who prints it, as JSON too under --json) instead of
+    exiting from inside argparse; subcommand parsers are made of the same class."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        raise UsageError(f"{self.prog}: {message}")
+
+
 def build_parser() -> argparse.ArgumentParser:
     common = _common()
-    parser = argparse.ArgumentParser(prog="ragixctl", description=DESCRIPTION, epilog=EPILOG,
-                                     formatter_class=RAW)
+    parser = _Parser(prog="ragixctl", description=DESCRIPTION, epilog=EPILOG, formatter_class=RAW)
     parser.add_argument("--json", action="store_true", help="print the daemon's answer as JSON")
     parser.add_argument("--endpoint", help="daemon endpoint (default: $RAGIX_ENDPOINT or the XDG ipc socket)")
     parser.add_argument("--timeout", type=positive(float), default=60.0, help="seconds to wait for an answer (default 60)")

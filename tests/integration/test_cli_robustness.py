@@ -131,10 +131,8 @@ def test_write_to_an_unknown_store_is_invalid_input(daemon, capsys):
 
 def test_counts_and_time_outs_must_be_positive(daemon, capsys):
     for args in (["tail", "--count", "0"], ["tail", "--idle", "-1"], ["--timeout", "0", "status"]):
-        with pytest.raises(SystemExit) as exit_:
-            ctl.main(["--endpoint", daemon.endpoint, *args])
-        assert exit_.value.code == 2
-    capsys.readouterr()
+        assert ctl.main(["--endpoint", daemon.endpoint, *args]) == 2
+        assert "must be above" in capsys.readouterr().err
 
 
 def test_policy_check_of_nothing_is_a_usage_error(daemon):
@@ -235,3 +233,14 @@ def test_pipe_again_after_an_edit_retires_what_the_file_no_longer_says(daemon, t
     live = [h["item"]["content"] for h in c.search("captain deploys", mode="fts", k=20)["items"]]
     assert live == ["Deploys happen on Tuesdays; Bob is the captain."]
     assert c.verify()["ok"]
+
+
+def test_a_usage_error_is_json_too_under_json(capsys):
+    assert ctl.main(["--json", "search", "x", "--k", "0"]) == 2
+    out, err = capsys.readouterr()
+    answer = json.loads(out)
+    assert answer["ok"] is False and answer["error"]["code"] == "invalid_input"
+    assert "--k" in answer["error"]["message"] and "usage:" in err
+    assert ctl.main(["search", "x", "--k", "0"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "--k" in err
