@@ -31,12 +31,20 @@ Rules, chosen to generalise rather than to list cases:
 - *Ports*: the number after a host, IP, bracketed IPv6 or placeholder (":8080"); the
   numbers after the word port/ports (port 5432, PORT=5432, ports 80, 443); N/tcp, N/udp
   (and 8080:80/tcp). After a path or file name only numbers >= 1024 count as ports; smaller
-  ones are read as line numbers (item.py:42) and stay.
+  ones are read as line numbers (item.py:42) and stay. Port flags (-p 2222, -P 3306, -p=6379,
+  -p 8080:80; two digits at least, so "mkdir -p 3" stays), ssh forwards (-L 8080:host:80) and a
+  bare ":8443" after a space, "(", ",", "=", "*" or "[::]" (so 10:30 and x[:10] stay).
+- *user@host* with a one-label host (alice@localhost, deploy@db01): S2 redacts the host when
+  it is localhost, numbered or hyphenated, or followed by ":" (scp); S0 makes any such form,
+  and user@[IP], an [EMAIL] (so react@latest goes too; a@b and x@W, one letter, stay).
 - *Paths* (S0): C:\\… and \\\\server\\… up to whitespace; POSIX tokens with a slash that are
   absolute (/etc/x), home- or variable-relative (~/x, $HOME/x), ./ or ../ relative, or
   relative with two or more slashes or a file extension (src/app/main.py). They must hold
-  a letter, so dates (2024/01/02) and fractions stay; and/or, TCP/IP and 24/7 stay.
-- *File names* (S0): dotted tokens ending in a common extension, and well-known dotfiles.
+  a letter, so dates (2024/01/02) and fractions stay; and/or, TCP/IP and 24/7 stay. A path may
+  follow ":" (db01:/srv/x) and hold doubled slashes (host//etc/x); after a host, IP or e-mail
+  placeholder, whatever follows ":" or "/" (scp's user@host:dir/file, host:8443/api) is a path.
+- *File names* (S0): dotted tokens ending in a common extension, well-known dotfiles (*rc
+  files included) and key files without an extension (id_rsa, authorized_keys, known_hosts).
 - *Entities* (S0): every entity label of two characters or more is matched
   case-insensitively as a whole word, longest first, after every other rule.
 
@@ -80,10 +88,14 @@ class jar war whl egg gem deb rpm apk dmg iso img zip tar gz tgz bz2 xz zst 7z r
 docx xls xlsx ppt pptx odt png jpg jpeg gif svg webp ico bmp tiff mp3 mp4 wav avi mov mkv
 webm ttf woff woff2 otf map wasm parquet avro npy npz pkl pickle pt pth onnx h5 ckpt
 safetensors gguf mdx vue svelte patch diff orig in j2 tpl service timer socket mount desktop
+cnf
 """.split())
 DOTFILES = ("env|envrc|bashrc|bash_profile|bash_history|zshrc|profile|netrc|pgpass|npmrc|"
             "pypirc|gitconfig|gitignore|dockerignore|ssh|aws|kube|docker|vimrc|htpasswd|"
-            "htaccess|git|gnupg|config|local|cache")
+            "htaccess|git|gnupg|config|local|cache|git-credentials|vault-token|vault_pass|s3cfg|boto|"
+            "dockercfg|azure|password-store|my\\.cnf|mylogin\\.cnf|[a-z][\\w\\-]+rc")
+# Key and config files that have no extension, so neither the file-name nor the dotfile rule sees them.
+KEY_FILES = r"id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?(?:-cert)?|authorized_keys2?|known_hosts2?"
 _COUNTRY = ("uk de fr eu ch nl es ca au jp cn ru br se fi dk cz ie nz sg hk kr tw za mx ar gr "
             "hu ro lu ua tr vn th cl sk si hr lt lv ee bg il eg ng ke pk ph kz by ge")
 STRONG_SUFFIXES = frozenset(("com net org edu gov mil int io ai arpa onion local localdomain "
@@ -119,8 +131,19 @@ _SEG = r"[\w.\-+@%=~$]"
 _PATH_RE = re.compile(
     r"(?<![A-Za-z0-9])[A-Za-z]:[\\/][^\s\"'<>|*?]*+"
     r"|\\\\[\w.$\-]++\\[^\s\"'<>|*?]*+"
-    rf"|(?<![\w.~/\\:\]<>@$%+=\-])(?:\$\{{\w++\}})?{_SEG}*+(?:/{_SEG}++)++/?")
+    rf"|(?<![\w.~/\\\]<>@$%+=\-])(?:\$\{{\w++\}})?{_SEG}*+(?:/++{_SEG}++)++/?")
 _DOTFILE_RE = re.compile(rf"(?<![\w.\-/~\\\]])\.(?:{DOTFILES})(?:\.[\w\-]++)*+(?![\w\-])", re.IGNORECASE)
+_KEY_FILE_RE = re.compile(rf"(?<![\w.\-/~\\\]])(?:{KEY_FILES})(?![\w\-]|\.\w)")
+# user@host where host is one label (alice@localhost, deploy@db01); dotted ones are the
+# e-mail and host rules' own. It runs after the address rules, so ::1:3.11.7@x keeps its [IP].
+_USER_HOST_RE = re.compile(
+    r"(?<![\w.+%\-\]])([\w+%\-][\w.+%\-]*+@)"
+    r"([A-Za-z][A-Za-z0-9\-]++(?![\w\-]|\.[A-Za-z0-9])|\[(?:HOST|IP)(?:-\d+)?\])")
+# At S0, what follows host: or host/ (scp, rsync, host-prefixed scopes) is a path, once the
+# host is a placeholder.
+_AFTER_HOST_RE = re.compile(
+    rf"(\[(?:HOST|IP|EMAIL)(?:-\d+)?\](?::\[PORT(?:-\d+)?\])?(?::|/++))"
+    rf"(?=[^\s\"'<>|*?\[:])((?:[^\s\"'<>|*?\[:]++|{_PH})++)(?!:)")
 _DOTTED_RE = re.compile(r"(?<![\w.\-\]])([\w\-]++(?:\.[\w\-]++)++)(?::(\d{1,5}+)(?![\w:]|\.\d))?")
 _LABEL_PORT_RE = re.compile(
     r"(?<![\w.\-\]])([A-Za-z][\w\-]*+|\[(?:HOST|IP|EMAIL|USER|PATH|FILE)(?:-\d+)?\])"
@@ -128,9 +151,18 @@ _LABEL_PORT_RE = re.compile(
 _PORT_WORD_RE = re.compile(
     r"(?i)(?<![a-z0-9\]])ports?(?:\s++number)?\s*+[:=]?\s*+"
     r"(\d{1,5}+(?:\s*+(?:,|/|&|and|or)\s*+\d{1,5}+)*+)(?!\w|\.\d)")
+# Port flags of ssh, scp, mysql, redis-cli, docker… (-p 2222, -P 3306, -p 8080:80) and a bare
+# ":8443" standing alone; one digit after -p is more often a count than a port.
+_PORT_FLAG_RE = re.compile(
+    r"(?<![\w\-])-[pP][\s=]?+((?:\[IP(?:-\d+)?\]:)?)(\d{2,5}+)(?::(\d{1,5}+))?(?![\w:/\-]|\.\d)")
+_BARE_PORT_RE = re.compile(r"(?:(?<![^\s(,=*])|(?<=\[::\])):(\d{2,5}+)(?![\w:]|\.\d)")
+# ssh -L/-R forwarding: the first number of 8080:localhost:80 (the rest is host:port).
+_FORWARD_RE = re.compile(r"(?<![\w\-])(-[LR]\s?+(?:(?:[\w.\-]++|\[[^\]\s]*+\]):)?)(\d{1,5}+)(?=:)")
 _PORT_PROTO_RE = re.compile(
     r"(?i)(?<![\w.:/\-\]])\d{1,5}+(?:[:\-]\d{1,5}+)?/(?:tcp|udp|sctp)(?![a-z0-9])")
 _DIGITS = re.compile(r"\d+")
+_PORT_PREFIX = re.compile(r"\d{1,5}/+")
+_SLASHES = re.compile(r"/+")
 _HOME_RE = re.compile(r"~[\w.\-]*/|\$\{?[A-Za-z_]\w*\}?/")
 _TRAILING = ".,;:!?*'\""
 
@@ -203,12 +235,18 @@ class Redactor:
         if self.tier == "S3":
             return []
         s0 = self.tier == "S0"
-        passes = [(_URL_RE, self._url)]
+        # IPv6 before e-mail (so ::1:0.0.0.0@x keeps its address whole), IPv4 after it (so
+        # root@10.0.0.5 is one e-mail address).
+        passes = [(_URL_RE, self._url), (_IPV6_RE, self._ipv6)]
         passes += [(_EMAIL_RE, self._email)] if s0 else []
-        passes += [(_IPV6_RE, self._ipv6), (_IPV4_RE, self._ipv4), (_HASH_RE, self._hash)]
-        passes += [(_PATH_RE, self._path), (_DOTFILE_RE, self._file)] if s0 else []
-        passes += [(_DOTTED_RE, self._dotted), (_LABEL_PORT_RE, self._label_port),
-                   (_PORT_WORD_RE, self._port_list), (_PORT_PROTO_RE, self._port_list)]
+        passes += [(_IPV4_RE, self._ipv4), (_HASH_RE, self._hash)]
+        if s0:
+            passes += [(_PATH_RE, self._path), (_DOTFILE_RE, self._file), (_KEY_FILE_RE, self._file)]
+        passes += [(_USER_HOST_RE, self._user_host), (_DOTTED_RE, self._dotted),
+                   (_LABEL_PORT_RE, self._label_port), (_PORT_WORD_RE, self._port_list),
+                   (_PORT_PROTO_RE, self._port_list), (_PORT_FLAG_RE, self._port_flag),
+                   (_FORWARD_RE, self._forward), (_BARE_PORT_RE, self._bare_port)]
+        passes += [(_AFTER_HOST_RE, self._after_host)] if s0 else []
         if self._entity_re is not None:
             passes.append((self._entity_re, self._entity))
         return passes
@@ -298,9 +336,21 @@ class Redactor:
 
     def _path(self, m: re.Match[str]) -> str:
         path, trailing = _strip_trailing(m.group(0))
+        port = _PORT_PREFIX.match(path) if m.string[m.start() - 1: m.start()] == ":" else None
+        if port:  # db01:8443/srv/x: the number is the host's port, left to the port rules
+            rest = path[port.end():]
+            if _HAS_LETTER.search(rest) and _looks_like_path(rest):
+                return port.group(0) + self.token("PATH", rest) + trailing
+            return m.group(0)
         if not _HAS_LETTER.search(path) or not _looks_like_path(path):
             return m.group(0)
         return self.token("PATH", path) + trailing
+
+    def _after_host(self, m: re.Match[str]) -> str:
+        path, trailing = _strip_trailing(m.group(2))
+        if not _HAS_LETTER.search(PLACEHOLDER_RE.sub("", path)):
+            return m.group(0)
+        return m.group(1) + self.token("PATH", path) + trailing
 
     def _file(self, m: re.Match[str]) -> str:
         return self.token("FILE", m.group(0))
@@ -322,6 +372,34 @@ class Redactor:
         if port is not None:
             after = ":" + self.token("PORT", port)
         return lead + self.token("HOST", core) + tail + after
+
+    def _user_host(self, m: re.Match[str]) -> str:
+        user, host = m.group(1), m.group(2)
+        if self.tier == "S0":
+            return self.token("EMAIL", m.group(0))
+        if host.startswith("["):
+            return m.group(0)
+        numbered = "-" in host or any(c.isdigit() for c in host)
+        scp = m.string.startswith(":", m.end())  # user@backup:/srv/x, user@backup:22
+        if not (numbered or scp or host.lower() == "localhost"):
+            return m.group(0)
+        return user + self.token("HOST", host)
+
+    def _port_flag(self, m: re.Match[str]) -> str:
+        ip, port, inner = m.group(1), m.group(2), m.group(3)
+        if not _is_port(port) or (inner is not None and not _is_port(inner)):
+            return m.group(0)
+        flag = m.group(0)[: m.start(1) - m.start(0)]
+        out = flag + ip + self.token("PORT", port)
+        return out + ":" + self.token("PORT", inner) if inner is not None else out
+
+    def _forward(self, m: re.Match[str]) -> str:
+        port = m.group(2)
+        return m.group(1) + self.token("PORT", port) if _is_port(port) else m.group(0)
+
+    def _bare_port(self, m: re.Match[str]) -> str:
+        port = m.group(1)
+        return ":" + self.token("PORT", port) if _is_port(port) else m.group(0)
 
     def _label_port(self, m: re.Match[str]) -> str:
         label, port = m.group(1), m.group(2)
@@ -367,7 +445,7 @@ def _looks_like_path(path: str) -> bool:
     if path[1:2] == ":" or path.startswith(("\\\\", "/", "./", "../")) or _HOME_RE.match(path):
         return True
     last = path.rstrip("/").rsplit("/", 1)[-1]
-    return path.count("/") >= 2 or _is_file_name(last.split("."))
+    return len(_SLASHES.findall(path.rstrip("/"))) >= 2 or _is_file_name(last.split("."))
 
 
 def _entity_pattern(entities: Iterable[Any]) -> re.Pattern[str] | None:
