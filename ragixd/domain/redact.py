@@ -1,7 +1,8 @@
 """Secrecy tiers for export: replace infrastructure details with typed placeholders.
 
 Owns `redact_text` and `redact_item`; it never reads or writes anything and never changes an
-item's identity, timestamps, tier/type/store, validation or counters.
+item's timestamps, tier/type/store, validation or counters. An item id is kept unless it would
+itself leak at the tier (see *Item ids*).
 
 Tiers: S3 leaves text as it is. S2 replaces URLs' hosts and ports, host names, IPv4/IPv6
 addresses (with CIDR suffixes), hashes and port numbers. S0 does all of S2 and also replaces
@@ -48,6 +49,13 @@ Rules, chosen to generalise rather than to list cases:
 - *Entities* (S0): every entity label of two characters or more is matched
   case-insensitively as a whole word, longest first, after every other rule.
 
+- *Item ids* (id, superseded_by, links' `to`, MEM-… in text): ids ragix generates
+  (MEM-<16 random hex>) are kept. Below S3 a caller-chosen id is replaced by a pseudonym of the
+  generated shape, HMAC-SHA256 of the id under a key (one random key per process by default):
+  at S0 always, at S2 when the S2 rules would change it (a hash in it). One id, one pseudonym,
+  so links stay consistent across an export's items and pages; without the key a guessed id
+  cannot be confirmed.
+
 Placeholders are never redacted again, so every tier is idempotent. With `numbered=True`
 the same value gets the same number within one Redactor (one item): [HOST-1], [HOST-2].
 `redact_item` recomputes content_hash from the redacted title and content: a hash of the
@@ -57,8 +65,11 @@ original text would let a reader confirm a guess of what was removed.
 from __future__ import annotations
 
 import copy
+import hashlib
+import hmac
 import ipaddress
 import re
+import secrets
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -72,6 +83,8 @@ KINDS = ("HOST", "IP", "HASH", "PORT", "PATH", "FILE", "EMAIL", "ENTITY", "USER"
 _PH = r"\[(?:" + "|".join(KINDS) + r")(?:-\d+)?\]"
 PLACEHOLDER_RE = re.compile(_PH)
 # Item fields that carry no free text: identity, lifecycle, enums, numbers and timestamps.
+# Item fields that hold an item id: kept, or replaced by the id's pseudonym (see item_id).
+ID_FIELDS = ("id", "superseded_by")
 KEPT_FIELDS = frozenset({
     "id", "created_at", "updated_at", "tier", "type", "store", "validation", "confidence",
     "expires_at", "usage_count", "last_used_at", "mention_count", "superseded_by", "archived",
@@ -163,6 +176,13 @@ _PORT_PROTO_RE = re.compile(
 _DIGITS = re.compile(r"\d+")
 _PORT_PREFIX = re.compile(r"\d{1,5}/+")
 _SLASHES = re.compile(r"/+")
+# The ids ragix makes itself (ids.new_item_id): 16 random hex digits, nothing to redact.
+_GENERATED_ID_RE = re.compile(r"MEM-[0-9a-f]{16}")
+_ID_IN_TEXT_RE = re.compile(r"(?<![\w\-])MEM-[0-9A-Za-z_\-]{4,64}+(?![\w\-])")
+# Keys the pseudonyms of ids when the caller gives none: the same id gets the same pseudonym
+# for the daemon's lifetime (every page of one export), and no one outside can recompute it
+# to confirm a guessed id.
+_PROCESS_ID_KEY = secrets.token_bytes(32)
 _HOME_RE = re.compile(r"~[\w.\-]*/|\$\{?[A-Za-z_]\w*\}?/")
 _TRAILING = ".,;:!?*'\""
 
@@ -223,9 +243,12 @@ def _is_ip(text: str) -> bool:
 class Redactor:
     """Applies one tier to many strings, numbering placeholders consistently if asked."""
 
-    def __init__(self, tier: str, entities: Iterable[Any] = (), numbered: bool = False) -> None:
+    def __init__(self, tier: str, entities: Iterable[Any] = (), numbered: bool = False,
+                 id_key: bytes | None = None, *, ids: bool = True) -> None:
         self.tier = check_tier(tier)
         self.numbered = numbered
+        self._id_key = _PROCESS_ID_KEY if id_key is None else id_key
+        self._ids = ids
         self._numbers: dict[tuple[str, str], int] = {}
         self._counts: dict[str, int] = {}
         self._entity_re = _entity_pattern(entities or ()) if tier == "S0" else None
@@ -237,7 +260,8 @@ class Redactor:
         s0 = self.tier == "S0"
         # IPv6 before e-mail (so ::1:0.0.0.0@x keeps its address whole), IPv4 after it (so
         # root@10.0.0.5 is one e-mail address).
-        passes = [(_URL_RE, self._url), (_IPV6_RE, self._ipv6)]
+        passes = [(_ID_IN_TEXT_RE, self._id_in_text)] if self._ids else []
+        passes += [(_URL_RE, self._url), (_IPV6_RE, self._ipv6)]
         passes += [(_EMAIL_RE, self._email)] if s0 else []
         passes += [(_IPV4_RE, self._ipv4), (_HASH_RE, self._hash)]
         if s0:
@@ -276,6 +300,22 @@ class Redactor:
             return {k: self.value(v) for k, v in value.items()}
         return value
 
+    def item_id(self, item_id: str) -> str:
+        """`item_id`, or its pseudonym when the id would itself leak at this tier.
+
+        Ids ragix generates are random and kept. Any other id was chosen by a caller (import
+        takes any MEM-[0-9A-Za-z_-]{4,64}): at S0 it is replaced, at S2 when the S2 rules
+        would change it (a hash in it). The pseudonym has the generated shape, so it is kept
+        if redacted again, and depends on the id and the key only, so links and superseded_by
+        still point at the right item in one export.
+        """
+        if self.tier == "S3" or _GENERATED_ID_RE.fullmatch(item_id):
+            return item_id
+        if self.tier == "S2" and _S2_ID_CHECK.text(item_id) == item_id:
+            return item_id
+        digest = hmac.new(self._id_key, item_id.encode(), hashlib.sha256).hexdigest()
+        return "MEM-" + digest[:16]
+
     def entity_list(self, entities: Any) -> Any:
         if not isinstance(entities, (list, tuple)):
             return self.value(entities)
@@ -288,6 +328,9 @@ class Redactor:
         return label if PLACEHOLDER_RE.fullmatch(label) else self.token("ENTITY", label)
 
     # -- one callback per pass -------------------------------------------------------------
+
+    def _id_in_text(self, m: re.Match[str]) -> str:
+        return self.item_id(m.group(0))
 
     def _url(self, m: re.Match[str]) -> str:
         rest, trailing = _strip_trailing(m.group(2))
@@ -427,6 +470,9 @@ class Redactor:
         return self.token("ENTITY", m.group(0))
 
 
+_S2_ID_CHECK = Redactor("S2", ids=False)
+
+
 def _split_hostport(hostport: str) -> tuple[str, str | None]:
     if hostport.startswith("["):
         close = hostport.find("]")
@@ -466,12 +512,13 @@ def _unique(values: list[Any]) -> list[Any]:
     return out
 
 
-def redact_text(text: str, tier: str, entities: Iterable[Any] = (), numbered: bool = False) -> str:
+def redact_text(text: str, tier: str, entities: Iterable[Any] = (), numbered: bool = False,
+                id_key: bytes | None = None) -> str:
     """`text` at secrecy tier `tier`; at S0 the given entity labels are replaced too."""
     check_tier(tier)
     if not isinstance(text, str):
         raise InvalidInput("text", f"must be a string, got {type(text).__name__}")
-    return Redactor(tier, entities, numbered).text(text)
+    return Redactor(tier, entities, numbered, id_key).text(text)
 
 
 def redacted_content_hash(item: Mapping[str, Any]) -> str:
@@ -479,11 +526,14 @@ def redacted_content_hash(item: Mapping[str, Any]) -> str:
     return content_hash(str(item.get("title") or ""), str(item.get("content") or ""))
 
 
-def redact_item(item: Mapping[str, Any], tier: str, numbered: bool = False) -> dict[str, Any]:
+def redact_item(item: Mapping[str, Any], tier: str, numbered: bool = False,
+                id_key: bytes | None = None) -> dict[str, Any]:
     """A copy of a MemoryItem.to_dict() dict with every free-text field redacted at `tier`.
 
-    Item ids (id, superseded_by, links' `to`), enums, numbers and timestamps are kept;
-    unknown keys are redacted like text. content_hash is recomputed below S3.
+    Enums, numbers and timestamps are kept; unknown keys are redacted like text. Item ids
+    (id, superseded_by, links' `to`, and ids in text) are kept or pseudonymised by
+    `Redactor.item_id`, keyed by `id_key` (default: one random key per process), so call it
+    with the same key for every item of one export. content_hash is recomputed below S3.
     """
     check_tier(tier)
     if not isinstance(item, Mapping):
@@ -492,9 +542,11 @@ def redact_item(item: Mapping[str, Any], tier: str, numbered: bool = False) -> d
     if tier == "S3":
         return out
     entities = item.get("entities") if isinstance(item.get("entities"), (list, tuple)) else ()
-    r = Redactor(tier, entities, numbered)
+    r = Redactor(tier, entities, numbered, id_key)
     for key, value in out.items():
-        if key in KEPT_FIELDS:
+        if key in ID_FIELDS and is_item_id(value):
+            out[key] = r.item_id(value)
+        elif key in KEPT_FIELDS:
             continue
         if key == "entities":
             out[key] = r.entity_list(value)
@@ -514,8 +566,12 @@ def redact_item(item: Mapping[str, Any], tier: str, numbered: bool = False) -> d
 def _redact_link(link: Any, r: Redactor) -> Any:
     if not isinstance(link, Mapping):
         return r.value(link)
-    kept = {"to": is_item_id(link.get("to")), "rel": link.get("rel") in LINK_RELS}
-    return {k: v if kept.get(k) else r.value(v) for k, v in link.items()}
+    def one(key: str, value: Any) -> Any:
+        if key == "to" and is_item_id(value):
+            return r.item_id(value)
+        return value if key == "rel" and value in LINK_RELS else r.value(value)
+
+    return {k: one(k, v) for k, v in link.items()}
 
 
 def _redact_provenance(prov: Mapping[str, Any], r: Redactor) -> dict[str, Any]:
