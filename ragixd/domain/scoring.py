@@ -62,15 +62,22 @@ def rrf(rankings: Sequence[Sequence[Hashable]], k: float = 60.0,
     return out
 
 
-def blend(scores: Sequence[Mapping[Hashable, float]], weights: Sequence[float]) -> dict[Hashable, float]:
-    """Min-max normalise each score map to [0, 1] and add them with weights (absent = 0)."""
+def blend(scores: Sequence[Mapping[Hashable, float]], weights: Sequence[float],
+          ratio: Sequence[bool] | None = None) -> dict[Hashable, float]:
+    """Normalise each score map to [0, 1] and add them with weights (absent = 0).
+
+    A map marked in `ratio` is divided by its best score (negative scores count as 0): for
+    scores whose ratios mean something, such as BM25, where min-max scaling would map the
+    weakest real match to 0 — level with items that did not match at all. The others are
+    min-max scaled: for similarities whose offset means nothing (cosines bunched in a band)."""
     out: dict[Hashable, float] = {}
-    for mapping, weight in zip(scores, weights):
+    for n, (mapping, weight) in enumerate(zip(scores, weights)):
         if not mapping:
             continue
-        lo, hi = min(mapping.values()), max(mapping.values())
+        hi = max(mapping.values())
+        lo = 0.0 if ratio and ratio[n] else min(mapping.values())
         span = hi - lo
         for key, value in mapping.items():
-            norm = (value - lo) / span if span > 0 else 1.0
+            norm = max(value - lo, 0.0) / span if span > 0 else 1.0
             out[key] = out.get(key, 0.0) + weight * norm
     return out

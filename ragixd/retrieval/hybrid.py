@@ -205,10 +205,12 @@ class HybridSearch:
         looking further while too few passed the filters."""
         model, vector = started.model, started.vector
         if started.subset is not None:
-            raw = self.vectors.exact(model, vector, started.subset, n)
+            raw = self._above_floor(self.vectors.exact(model, vector, started.subset, n))
             return self._passing(conn, raw, filters, known)[:n]
         want = n
-        raw = started.first.result()
+        # Best first: once one falls below the floor, every one after it does too, and a list
+        # cut short by the floor reads as an exhausted index (no wider search).
+        raw = self._above_floor(started.first.result())
         while True:
             ranked = self._passing(conn, raw, filters, known)
             if len(ranked) >= n or len(raw) < want or want >= 16 * n:
@@ -216,7 +218,12 @@ class HybridSearch:
             if len(ranked) >= k and want >= 4 * n:
                 return ranked  # enough for the answer: a wider search costs more than it adds
             want *= 4  # filters removed many: look further
-            raw = self.vectors.search(model, vector, want)
+            raw = self._above_floor(self.vectors.search(model, vector, want))
+
+    def _above_floor(self, raw: list[tuple[int, float]]) -> list[tuple[int, float]]:
+        """The neighbours similar enough to count (the embedder's min_similarity, if it has one)."""
+        floor = getattr(self.embedder, "min_similarity", None)
+        return raw if floor is None else [(rid, sim) for rid, sim in raw if sim >= floor]
 
     @staticmethod
     def _passing(conn: apsw.Connection, raw: list[tuple[int, float]], filters: Filters,
@@ -270,16 +277,17 @@ class HybridSearch:
     def _fuse(self, lexical: list[tuple[Candidate, float]],
               semantic: list[tuple[Candidate, float]]) -> dict[int, float]:
         c = self.config
-        lists = [(lexical, c.w_fts), (semantic, c.w_vector)]
-        lists = [(hits, w) for hits, w in lists if hits]
+        lists = [(lexical, c.w_fts, True), (semantic, c.w_vector, False)]
+        lists = [(hits, w, ratio) for hits, w, ratio in lists if hits]
         if not lists:
             return {}
-        if c.fusion == "blend":
-            fused = scoring.blend([{i.rid: s for i, s in hits} for hits, _ in lists], [w for _, w in lists])
-            top = sum(w for _, w in lists)
+        if c.fusion == "blend":  # BM25 scores by their ratio to the best, similarities min-max
+            fused = scoring.blend([{i.rid: s for i, s in hits} for hits, _, _ in lists],
+                                  [w for _, w, _ in lists], [ratio for _, _, ratio in lists])
+            top = sum(w for _, w, _ in lists)
         else:
-            fused = scoring.rrf([[i.rid for i, _ in hits] for hits, _ in lists], c.rrf_k, [w for _, w in lists])
-            top = sum(w / (c.rrf_k + 1) for _, w in lists)
+            fused = scoring.rrf([[i.rid for i, _ in hits] for hits, _, _ in lists], c.rrf_k, [w for _, w, _ in lists])
+            top = sum(w / (c.rrf_k + 1) for _, w, _ in lists)
         return {key: value / top for key, value in fused.items()}
 
 

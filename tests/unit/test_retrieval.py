@@ -61,7 +61,8 @@ def test_hybrid_is_deterministic_and_ties_break_by_id(memory):
 
 
 def test_filters_apply_to_vector_candidates(memory):
-    titles, _ = ids_for(memory, "skiing in the alps", mode="vector", tags=("db",))
+    assert ids_for(memory, "skiing in the alps with postgres", mode="vector")[0][0] == "Holiday"
+    titles, _ = ids_for(memory, "skiing in the alps with postgres", mode="vector", tags=("db",))
     assert titles == ["Database upkeep"]
 
 
