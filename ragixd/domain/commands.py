@@ -247,6 +247,11 @@ def _create(cmd: CreateItem, view: StateView, ctx: Context) -> Decision:
     if cmd.dedup:
         dup = view.find_duplicate(fields.get("store", DEFAULT_STORE), digest)
         if dup is not None:
+            source = fields["provenance"].source_id if "provenance" in fields else ""
+            if source and source == dup.provenance.source_id:
+                # The same source stating the same thing again (a file ingested once more) is
+                # not a new mention: counting it would lift every chunk at each re-ingest.
+                return Decision([], {"id": dup.id, "status": "duplicate"})
             return Decision([ev.NewEvent(ev.ITEM_MENTIONED, {"id": dup.id})],
                             {"id": dup.id, "status": "duplicate"})
     item_id = cmd.fields.get("id")

@@ -82,3 +82,14 @@ def test_retiring_a_source_archives_only_its_chunks_that_were_not_kept(store):
     again = store.run(c.RetireSource("/d/a.md", (old[0], new2), "private"))
     assert (again["status"], again["archived"]) == ("unchanged", [])
     assert store.verify()["ok"]  # the archive events replay to the same state
+
+
+def test_the_same_source_restating_a_chunk_is_not_a_new_mention(store):
+    first = _chunk(store, "/d/a.md", 1, "backups run nightly")
+    created = store.get(first).mention_count
+    assert _chunk(store, "/d/a.md", 1, "backups run nightly") == first  # re-ingested: unchanged
+    assert store.get(first).mention_count == created
+    again = store.run(c.CreateItem({"title": "/d/a.md 1", "content": "backups run nightly",
+                                    "provenance": {"source_kind": "chat", "source_id": "chat-7:3"}}))
+    assert again == {"id": first, "status": "duplicate", "seq": again["seq"]}
+    assert store.get(first).mention_count == created + 1  # another source saying it: a mention
