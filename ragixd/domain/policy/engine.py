@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterator, Mapping
@@ -278,7 +279,7 @@ class Policy:
                                 f"content is {len(content)} characters, over the {cfg.max_content_length}"
                                 " limit for non-pointer types; store it as a pointer", "content"))
         provenance = _provenance(fields)
-        source_id = str(provenance.get("source_id") or "").strip()
+        source_id = _visible(str(provenance.get("source_id") or ""))
         tier = str(fields.get("tier") or "stm")
         if not source_id and tier in cfg.require_provenance_for:
             hits.append(RuleHit("provenance.missing_for_tier", PROVENANCE, HARD,
@@ -295,6 +296,18 @@ class Policy:
                                 "document-derived content without content_hashes or chunk_ids:"
                                 " quarantined to stm", "provenance"))
         return hits
+
+
+def _visible(value: str) -> str:
+    """`value` stripped of whitespace, or "" when it holds no visible character: a source_id
+    of format characters only (zero-width space, word joiner, BOM, soft hyphen: category Cf)
+    and whitespace names no source."""
+    value = value.strip()
+    if value.isascii() or not value:
+        return value
+    if all(c.isspace() or unicodedata.category(c) == "Cf" for c in value):
+        return ""
+    return value
 
 
 def _provenance(fields: Mapping[str, Any]) -> Mapping[str, Any]:
