@@ -2,7 +2,10 @@
 
 Owns finding base64, hex, `\\xNN`, percent and HTML-entity encoded runs inside a text and
 returning the decoded text when it is readable. Decoding is applied once, never recursively,
-and bounded in count and size so that a hostile input cannot make it expensive.
+and bounded by the characters it reads and writes so that a hostile input cannot make it
+expensive. Only the runs actually decoded count against the budget: runs skipped without
+decoding (one-case words) cost nothing but the regex that found them, so no number of them
+can push an encoded secret out of reach.
 """
 
 from __future__ import annotations
@@ -14,8 +17,10 @@ import re
 from collections.abc import Iterator
 from urllib.parse import unquote
 
-MAX_RUNS = 48
-MAX_DECODED_CHARS = 65_536
+# Characters of encoded runs decoded per text (well above any text but a large pointer's),
+# and characters of decoded text kept: the work stays linear in these, whatever the text.
+MAX_ENCODED_CHARS = 1 << 20
+MAX_DECODED_CHARS = 1 << 18
 
 _B64_RUN = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/_\-]{16,}={0,2}")
 _HEX_RUN = re.compile(r"(?<![0-9A-Za-z])(?:[0-9A-Fa-f]{2}){8,}(?![0-9A-Za-z])")
@@ -28,6 +33,7 @@ _ALNUM_RUN = re.compile(r"[0-9A-Za-z]{16,}")
 _HEX_TOKEN = re.compile(r"(?:[0-9A-Fa-f]{2}){8,}")
 _ESCAPED_HEX = re.compile(r"(?:\\x[0-9A-Fa-f]{2}){4,}")
 _PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
+_NOT_LETTER = re.compile(r"[^A-Za-z]+")
 _ENTITY = re.compile(r"&(?:#\d{2,7}|#x[0-9A-Fa-f]{2,6}|[A-Za-z]{2,8});")
 
 
@@ -39,8 +45,8 @@ def _readable(raw: bytes) -> str | None:
         return None
     if len(text) < 6:
         return None
-    printable = sum(1 for c in text if c.isprintable() or c in "\n\t\r")
-    letters = sum(1 for c in text if c.isalpha())
+    printable = len(text) if text.isprintable() else sum(1 for c in text if c.isprintable() or c in "\n\t\r")
+    letters = len(_NOT_LETTER.sub("", text)) if text.isascii() else sum(1 for c in text if c.isalpha())
     if printable < 0.95 * len(text) or letters < 0.3 * len(text):
         return None
     return text
@@ -90,15 +96,15 @@ def _tokens(kind: str, text: str) -> Iterator[str]:
 def decoded_views(text: str) -> list[str]:
     """Readable decodings of the encoded runs found in `text` (empty if none)."""
     out: list[str] = []
-    budget = MAX_DECODED_CHARS
-    runs = 0
+    budget = MAX_DECODED_CHARS  # decoded characters kept
+    reads = MAX_ENCODED_CHARS  # encoded characters decoded
     for kind, decode in (("base64", readable_base64), ("hex", _hex), ("escaped", _hex)):
         for token in _tokens(kind, text):
-            runs += 1
-            if runs > MAX_RUNS or budget <= 0:
-                break
             if kind == "base64" and (token.lower() == token or token.upper() == token):
                 continue  # base64 of text always mixes cases; one-case runs are words or hex
+            reads -= len(token)
+            if reads < 0 or budget <= 0:
+                break
             decoded = decode(token)
             if decoded:
                 out.append(decoded[:budget])

@@ -287,10 +287,11 @@ def scan(index: RuleIndex, text: str, first_only: bool = False) -> list[tuple[Ru
         return found  # decided: no need to look inside encodings
     seen = {rule.id for rule in fired}
     encoded = views.long + ("\n" + normalized if "%" in normalized or "&" in normalized else "")
-    for decoded in decoded_views(encoded) if encoded else ():
-        for rule in index.fired(Views(normalize(decoded)), seen, first_only):
+    decoded = decoded_views(encoded) if encoded else ()
+    if decoded:
+        # One scan over every decoding, a line each: its cost grows with the characters
+        # decoded, not with the number of runs (a text of many short runs stays cheap).
+        for rule in index.fired(Views(normalize("\n".join(decoded))), seen, first_only):
             found.append((rule, True))
             seen.add(rule.id)
-        if first_only and any(rule.severity == "hard" for rule, _ in found):
-            break
     return found
