@@ -1,7 +1,7 @@
 """Text normalisation before matching: what the rules see instead of the raw text.
 
-Owns the canonical form (`normalize`: invisible characters removed, NFKC, look-alike letters
-folded to Latin), the lower-case "prose" form the phrase rules read (accents stripped) and
+Owns the canonical form (`normalize`: invisible characters removed, NFKC, combining marks
+removed, look-alike letters folded to Latin), the lower-case "prose" form the phrase rules read (accents stripped) and
 the "squeezed" form (letters only, leetspeak undone) that obfuscated phrases cannot escape.
 Pure functions, no state.
 """
@@ -113,12 +113,40 @@ def normalize_unicode(text: str) -> str:
     if not unicodedata.is_normalized("NFKC", text):
         text = unicodedata.normalize("NFKC", text)
         odd = _non_ascii_chars(text)
+    if any(map(_carries_marks, odd)):
+        text = _strip_marks(text)
+        odd = _non_ascii_chars(text)
     confusable = [c for c in odd if ord(c) in _FOLD]
     if confusable:
         text = _replace_all(text, confusable, _FOLD)
         if not unicodedata.is_normalized("NFKC", text):
             text = unicodedata.normalize("NFKC", text)
     return text
+
+
+# Nonspacing and enclosing marks: accents, and the combining characters an attacker puts
+# after each letter of a key (`A\u0301KIA…` composes to `ÁKIA…` and no longer reads `AKIA`).
+_MARK_CATEGORIES = ("Mn", "Me")
+
+
+@lru_cache(maxsize=4096)  # the distinct non-ASCII characters of texts: few, and they repeat
+def _carries_marks(char: str) -> bool:
+    """Is `char` a mark, or does it decompose canonically into one (é, Á, ǹ)?"""
+    if unicodedata.category(char) in _MARK_CATEGORIES:
+        return True
+    decomposition = unicodedata.decomposition(char)
+    return bool(decomposition) and not decomposition.startswith("<") and any(
+        unicodedata.category(c) in _MARK_CATEGORIES for c in unicodedata.normalize("NFD", char))
+
+
+def _strip_marks(text: str) -> str:
+    """NFKD, every nonspacing or enclosing mark dropped, then NFKC again (which recomposes
+    what is not a mark, such as Hangul syllables). Rules then read keys and keywords written
+    with accents or combining marks as the plain letters."""
+    text = unicodedata.normalize("NFKD", text)
+    marks = [c for c in _non_ascii_chars(text) if unicodedata.category(c) in _MARK_CATEGORIES]
+    text = _replace_all(text, marks, dict.fromkeys(map(ord, marks)))
+    return unicodedata.normalize("NFKC", text)
 
 
 def prose_view(normalized: str) -> str:
