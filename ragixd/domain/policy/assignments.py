@@ -14,13 +14,13 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from .literals import LiteralScanner
-from .values import is_code_reference, is_placeholder, looks_like_password, looks_random
+from .values import char_classes, is_code_reference, is_placeholder, looks_like_password, looks_random
 
 PASSWORD = "password"
 TOKEN = "token"
 
 # Lower-case literals that start a credential name; occurrences are expanded to the full name.
-PASSWORD_KEYWORDS = ("pass", "pwd", "mdp", "mot de passe", "motdepasse", "contrase", "senha", "kennwort",
+PASSWORD_KEYWORDS = ("pass", "pw", "mdp", "mot de passe", "motdepasse", "contrase", "senha", "kennwort",
                      "wachtwoord", "haslo")
 TOKEN_KEYWORDS = ("secret", "token", "key", "auth", "cred", "bearer", "session", "cookie", "signature",
                   "jeton", "clave")
@@ -212,7 +212,9 @@ def _assignment_at(text: str, kw_start: int, kw_end: int, compares: bool) -> tup
     op = _OPERATOR.match(text, end)
     rev = None if op or not compares else _REVERSED.search(text, max(0, start - 220), start)
     if not op and not rev:
-        return None, end  # most keyword mentions in prose: no operator, no comparison
+        # Most keyword mentions in prose: no operator, no comparison. A password word may
+        # still be followed by its value in prose, after a few words or none at all.
+        return _prose_password(text, start, end), end
     name = text[start:end]
     quoted_name = start > 0 and text[start - 1] in "\"'`"
     kind = _kind(_segments(name), lambda: _previous_word(text, start))
@@ -232,6 +234,42 @@ def _assignment_at(text: str, kw_start: int, kw_end: int, compares: bool) -> tup
     line_start = text.rfind("\n", 0, start) + 1
     literal = bool(_CONFIG_PREFIX.match(text, line_start, start)) or opname in _PROSE_OPERATORS
     return Assignment(kind, found[0], found[1], literal), end
+
+
+# `mot de passe admin est …`, `password for root: …`: up to four words between a password
+# word and a prose operator (`est :` too).
+_QUALIFIED_OP = re.compile(
+    r"(?:[ \t]+[A-Za-z][A-Za-z0-9'\-]{0,23}){1,4}?[ \t]*(?P<op>\b(?:is|est|ist|es|vaut)\b|:)(?:[ \t]*:)?[ \t]*")
+_BARE_GAP = re.compile(r"[ \t]+")
+
+
+def _prose_password(text: str, start: int, end: int) -> Assignment | None:
+    """A password word followed by its value without an operator (`passwd Xk9#mPq2vL`,
+    `admin password R7v!kq2Lmz`) or with qualifier words before one (`le mot de passe admin
+    est …`, `password for root: …`). Only password names count, and a bare value only when it
+    reads as a typed password of several character classes, never as a word or a name."""
+    gap = _BARE_GAP.match(text, end)
+    if gap is None or end == start:
+        return None
+    if _kind(_segments(text[start:end]), lambda: _previous_word(text, start)) != PASSWORD:
+        return None
+    qualified = _QUALIFIED_OP.match(text, end)
+    if qualified is not None:
+        found = _value_after(text, qualified.end(), qualified.group("op"))
+        return Assignment(PASSWORD, found[0], found[1], True) if found else None
+    bare = _UNQUOTED.match(text, gap.end())
+    if bare is None:
+        return None
+    value = bare.group().rstrip(".:")
+    return Assignment(PASSWORD, value, False, True) if _typed_password(value) else None
+
+
+def _typed_password(value: str) -> bool:
+    """A bare value after a password word: eight characters or more, at least three classes
+    of lower case, upper case, digits and symbols, not code and not a placeholder."""
+    if len(value) < 8 or is_code_reference(value) or "/" in value:
+        return False
+    return sum(1 for present in char_classes(value) if present) >= 3 and looks_like_password(value)
 
 
 def _keyword_spans(text: str) -> list[tuple[int, int]]:
