@@ -14,7 +14,13 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from .literals import LiteralScanner
-from .values import char_classes, is_code_reference, is_placeholder, looks_like_password, looks_random
+from .values import (
+    char_classes,
+    is_code_reference,
+    is_placeholder,
+    looks_like_password,
+    looks_random,
+)
 
 PASSWORD = "password"
 TOKEN = "token"
