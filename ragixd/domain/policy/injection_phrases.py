@@ -86,6 +86,15 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
      r"|announcement|alert|notice)?\s*[:\]]|\b(?:system|admin|developer)\s+(?:instruction|instructions"
      r"|announcement|message|override|prompt|note|notice)\s+(?:begins?|starts?|follows?|:)|\bend of system"
      r" (?:instruction|message|prompt)|\buser message terminat"),
+    ("fake_end_of_input", "fakes the end of the user's input, then opens a new system message",
+     ("end of", "</", "input ends", "input ended"), (10, 140),
+     r"(?:(?:^|[\-=#*\[(<>|~_:][ \t]*)end\s+of\s+(?:the\s+)?(?:user'?s?\s+|human\s+|customer\s+)?"
+     r"(?:input|prompt|message|query|request|document|context|data|conversation|text|email|content|instructions)\b"
+     r"|</\s*(?:user[_ \-]?input|user|human|input|document|context|data|query|text|email|content)\s*>"
+     r"|\b(?:user\s+)?input\s+end(?:s|ed)\b)"
+     r"[\s\S]{0,80}?(?:\bnew\s+(?:(?:system|admin|developer)\s+(?:message|prompt|instructions?|directives?"
+     r"|rules)|instructions?|directives?)\b|^[^\w\n]*(?:system|admin|developer)(?:\s+(?:message|prompt"
+     r"|instructions?))?\s*:)"),
     ("role_line", "contains a line impersonating the system role",
      ("system", "sys", "admin", "developer"), (20, 130),
      r"^[ \t\-*>]*(?:system|sys|admin|developer)\s*:\s*(?=[^\n]{0,100}\b(?:you|your|ignore|focus|only|must"
@@ -240,6 +249,7 @@ PHRASE_GATES: dict[str, tuple[str, ...]] = {
         'system alert', 'system update', 'admin instruction', 'admin message', 'admin override',
         'admin note', 'developer instruction', 'developer message', 'developer override',
         'developer note', 'end of system', 'user message terminat'),
+    "fake_end_of_input": ('end of', '</', 'input end'),
     "role_line": ('system:', 'system :', 'sys:', 'admin:', 'developer:'),
     "from_now_on": ('from now', 'henceforth', 'going forward', 'partir d', 'desormais', 'dorenavant'),
     "prompt_leak": ('prompt', 'instruction', 'above', 'reasoning', 'thought', 'consigne', 'sentence'),
