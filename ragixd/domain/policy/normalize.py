@@ -113,9 +113,14 @@ def normalize_unicode(text: str) -> str:
     if not unicodedata.is_normalized("NFKC", text):
         text = unicodedata.normalize("NFKC", text)
         odd = _non_ascii_chars(text)
-    if any(map(_carries_marks, odd)):
-        text = _strip_marks(text)
-        odd = _non_ascii_chars(text)
+    marked = [c for c in odd if _carries_marks(c)]
+    if marked:
+        plain = {ord(c): _unmarked(c) for c in marked}
+        text = _replace_all(text, marked, plain)
+        odd = odd.difference(marked).union(_non_ascii_chars("".join(plain.values())))  # type: ignore[arg-type]
+        if not unicodedata.is_normalized("NFKC", text):
+            text = unicodedata.normalize("NFKC", text)
+            odd = _non_ascii_chars(text)
     confusable = [c for c in odd if ord(c) in _FOLD]
     if confusable:
         text = _replace_all(text, confusable, _FOLD)
@@ -139,14 +144,14 @@ def _carries_marks(char: str) -> bool:
         unicodedata.category(c) in _MARK_CATEGORIES for c in unicodedata.normalize("NFD", char))
 
 
-def _strip_marks(text: str) -> str:
-    """NFKD, every nonspacing or enclosing mark dropped, then NFKC again (which recomposes
-    what is not a mark, such as Hangul syllables). Rules then read keys and keywords written
-    with accents or combining marks as the plain letters."""
-    text = unicodedata.normalize("NFKD", text)
-    marks = [c for c in _non_ascii_chars(text) if unicodedata.category(c) in _MARK_CATEGORIES]
-    text = _replace_all(text, marks, dict.fromkeys(map(ord, marks)))
-    return unicodedata.normalize("NFKC", text)
+@lru_cache(maxsize=4096)
+def _unmarked(char: str) -> str:
+    """`char` without its marks: NFKD, every nonspacing or enclosing mark dropped, NFKC (`Á`
+    -> `A`, a lone U+0301 -> ""). Rules then read keys and keywords written with accents or
+    combining marks as the plain letters. Per distinct character, so the text itself is
+    neither decomposed nor recomposed (Hangul and other scripts stay as they are)."""
+    bare = "".join(c for c in unicodedata.normalize("NFKD", char) if unicodedata.category(c) not in _MARK_CATEGORIES)
+    return unicodedata.normalize("NFKC", bare)
 
 
 def prose_view(normalized: str) -> str:

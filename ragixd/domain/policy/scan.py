@@ -13,6 +13,7 @@ pattern cannot match, so fewer regexes run; the verdicts are the same either way
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 
@@ -329,14 +330,22 @@ def joined_lines(text: str) -> str:
     joined by line breaks when scanned, so a key split across tags reads whole here too."""
     if "\n" not in text:
         return ""
+    breaks = _BREAK.finditer(text)
+    first = next(breaks, None)
+    if first is None:
+        return ""
     text = strip_public_blocks(text)  # public keys and certificates: random, wrapped, not secret
+    if text is not first.string:
+        breaks = _BREAK.finditer(text)
+    else:
+        breaks = itertools.chain((first,), breaks)
     cuts: list[tuple[int, int]] = []
     raw = text.encode("ascii", "replace")  # one byte per character: positions are the text's
     keys, digits = raw.translate(_KEY_CLASSES), raw.translate(_DIGIT_CLASSES)
     lower = text.lower()
     password_words = tuple(w for w in PASSWORD_KEYWORDS if w in lower)
     always = bool(password_words) or "://" in text  # else a break needs a digit near it
-    for m in _BREAK.finditer(text):
+    for m in breaks:
         a, b = m.span()
         while a > 0 and text[a - 1] in " \t\r":
             a -= 1
