@@ -68,6 +68,13 @@ def test_missing_why_store_is_quarantined_with_configured_expiry():
     assert "quarantine.missing_why_store" in verdict.rule_ids
 
 
+def test_an_invisible_why_store_is_no_reason():
+    for invisible in ("\u200b", "\u2060 ", "\ufeff"):
+        verdict = policy.evaluate(proposal(why_store=invisible))
+        assert "quarantine.missing_why_store" in verdict.rule_ids, repr(invisible)
+    assert "quarantine.missing_why_store" not in policy.evaluate(proposal(why_store="\u200bfor the runbook")).rule_ids
+
+
 def test_trusted_skips_soft_blocks_only():
     assert policy.evaluate(proposal(why_store=""), trusted=True).accepted
     leaked = proposal(why_store="", content="password: hunter2")

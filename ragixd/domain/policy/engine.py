@@ -287,7 +287,7 @@ class Policy:
         elif not source_id:
             hits.append(RuleHit("quarantine.missing_source", PROVENANCE, SOFT,
                                 "provenance.source_id is empty: quarantined to stm", "provenance.source_id"))
-        if not str(fields.get("why_store") or "").strip():
+        if not _visible(str(fields.get("why_store") or "")):
             hits.append(RuleHit("quarantine.missing_why_store", STRUCTURE, SOFT,
                                 "why_store is empty: quarantined to stm", "why_store"))
         unhashed = not provenance.get("content_hashes") and not provenance.get("chunk_ids")
