@@ -3,7 +3,9 @@ provenance quality, recency and usage. Deterministic for a fixed store and embed
 are broken by item id.
 
 Vectors add candidates of their own (they do not only re-rank full-text hits). Fusion is
-min-max score blending by default; reciprocal-rank fusion is available for comparison.
+score blending by default (BM25 by its ratio to the best, similarities min-max); reciprocal-rank
+fusion is available for comparison. Vector neighbours below the embedder's min_similarity are
+not candidates.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ _loads = json.JSONDecoder().decode
 
 @dataclass(frozen=True)
 class RecallConfig:
-    fusion: str = "blend"        # "blend" (min-max scores) or "rrf" (reciprocal ranks)
+    fusion: str = "blend"        # "blend" (normalised scores) or "rrf" (reciprocal ranks)
     rrf_k: float = 60.0
     w_fts: float = 1.0           # weight of the full-text list in the fusion
     w_vector: float = 0.5        # weight of the vector list in the fusion
