@@ -163,6 +163,12 @@ def cmd_pipe(c: Client, ns) -> tuple[Any, str]:
     return r, r.get("text", "")
 
 
+def cmd_retire(c: Client, ns) -> tuple[Any, str]:
+    from .ctl_pipe import retire
+    archived = retire(c, ns.files)
+    return {"archived": archived}, "\n".join(archived) or "(nothing to retire)"
+
+
 def cmd_pull(c: Client, ns) -> tuple[Any, str]:
     from .ctl_pipe import pull
     written = pull(c, read_stdin(), ns.title, ns.tags or [], ns.type)
@@ -238,7 +244,7 @@ BODIES: dict[str, Callable[[Client, argparse.Namespace], tuple[Any, str]]] = {
     "use": cmd_use, "read": cmd_read, "search": cmd_search, "timeline": cmd_timeline,
     "history": cmd_history, "entities": cmd_entities, "stats": cmd_stats, "status": cmd_status,
     "verify": cmd_verify, "rebuild": cmd_rebuild, "palace": cmd_palace, "recall": cmd_recall,
-    "embedders": cmd_embedders, "pipe": cmd_pipe, "pull": cmd_pull,
+    "embedders": cmd_embedders, "pipe": cmd_pipe, "retire": cmd_retire, "pull": cmd_pull,
     "propose": _govern("propose"), "parse": _govern("parse"), "export": _govern("export"),
     "import": _govern("import_"), "policy": _govern("policy_check"),
 }

@@ -133,6 +133,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="token budget of the printed memory (tokens = ceil(chars/4); default 3000)")
     p.add_argument("--tags", type=csv, help="tags for ingested chunks")
     p.add_argument("--k", type=positive(int), default=20, help="candidates considered (default 20)")
+    p = _local(sub, "retire", "Archive every live chunk ingested from these files (deleted or renamed "
+               "ones; a file ingested again by pipe has its stale chunks archived already).",
+               "ragixctl retire docs/old-runbook.md", common)
+    p.add_argument("files", nargs="+", help="files as given to pipe --source (they need not exist any more)")
     p = _local(sub, "pull", "Store standard input as memory (e.g. an LLM's answer).",
                'ragixctl pipe "topic" | ollama run mistral | ragixctl pull --title "Topic summary" --tags summary',
                common)

@@ -149,6 +149,16 @@ def pipe(client: Client, query: str, sources: list[str], budget: int, tags: list
     return result
 
 
+def retire(client: Client, files: list[str]) -> list[str]:
+    """Archive every live chunk ingested from `files` (named as pipe --source names them: the
+    absolute path; the files need not exist any more); the ids archived."""
+    archived: list[str] = []
+    for name in files:
+        source = str(Path(name).expanduser().absolute())
+        archived += client.source_retire(source=source, keep=[])["archived"]
+    return archived
+
+
 def pull(client: Client, text: str, title: str | None, tags: list[str], type_: str | None) -> list[dict[str, Any]]:
     text = text.strip()
     if not text:

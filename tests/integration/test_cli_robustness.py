@@ -244,3 +244,18 @@ def test_a_usage_error_is_json_too_under_json(capsys):
     assert ctl.main(["search", "x", "--k", "0"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and "--k" in err
+
+
+def test_retire_archives_the_chunks_of_a_file_that_is_gone(daemon, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "old.md").write_text("The legacy deploy script lives on jenkins-01.\n")
+    (tmp_path / "keep.md").write_text("The deploy script lives in the repo.\n")
+    assert ctl.main(["--endpoint", daemon.endpoint, "--json", "pipe", "deploy", "--source", "old.md", "keep.md"]) == 0
+    capsys.readouterr()
+    (tmp_path / "old.md").unlink()
+    assert ctl.main(["--endpoint", daemon.endpoint, "--json", "retire", "old.md"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["archived"]) == 1
+    live = [h["item"]["content"] for h in daemon.client().search("deploy script", mode="fts")["items"]]
+    assert live == ["The deploy script lives in the repo."]
+    assert ctl.main(["--endpoint", daemon.endpoint, "retire", "old.md"]) == 0
+    assert "nothing to retire" in capsys.readouterr().out
