@@ -1,6 +1,6 @@
 """Secrecy tiers for export: replace infrastructure details with typed placeholders.
 
-Owns `redact_text` and `redact_item`; it never reads or writes anything and never changes an
+Owns `redact_text` and `redact_item` (the patterns they use live in redact_patterns); it never reads or writes anything and never changes an
 item's timestamps, tier/type/store, validation or counters. An item id is kept unless it would
 itself leak at the tier (see *Item ids*).
 
@@ -77,108 +77,14 @@ from ..errors import InvalidInput
 from .encoding import content_hash
 from .ids import is_item_id
 from .item import LINK_RELS, SOURCE_KINDS
+from .redact_patterns import (  # noqa: F401 (some are this module's API too)
+    TIERS, KINDS, PH, PLACEHOLDER_RE, ID_FIELDS, KEPT_FIELDS, FILE_EXTS, DOTFILES, KEY_FILES,
+    STRONG_SUFFIXES, WEAK_SUFFIXES, LABEL_RE, HAS_LETTER, URL_RE, EMAIL_RE, IPV6_RE, IPV4_RE,
+    HASH_RE, PATH_RE, DOTFILE_RE, KEY_FILE_RE, USER_HOST_RE, AFTER_HOST_RE, DOTTED_RE,
+    LABEL_PORT_RE, PORT_WORD_RE, PORT_FLAG_RE, BARE_PORT_RE, FORWARD_RE, PORT_PROTO_RE,
+    DIGITS, PORT_PREFIX, SLASHES, GENERATED_ID_RE, ID_IN_TEXT_RE,
+)
 
-TIERS = ("S3", "S2", "S0")
-KINDS = ("HOST", "IP", "HASH", "PORT", "PATH", "FILE", "EMAIL", "ENTITY", "USER")
-_PH = r"\[(?:" + "|".join(KINDS) + r")(?:-\d+)?\]"
-PLACEHOLDER_RE = re.compile(_PH)
-# Item fields that carry no free text: identity, lifecycle, enums, numbers and timestamps.
-# Item fields that hold an item id: kept, or replaced by the id's pseudonym (see item_id).
-ID_FIELDS = ("id", "superseded_by")
-KEPT_FIELDS = frozenset({
-    "id", "created_at", "updated_at", "tier", "type", "store", "validation", "confidence",
-    "expires_at", "usage_count", "last_used_at", "mention_count", "superseded_by", "archived",
-    "content_hash",
-})
-
-FILE_EXTS = frozenset("""
-txt md rst adoc py pyi pyc pyx ipynb js mjs cjs ts tsx jsx json jsonl ndjson yaml yml toml
-ini cfg conf env lock log csv tsv xml html htm css scss sass less sql sh bash zsh fish ps1 bat
-cmd c h cc cpp hpp cxx hh java kt kts scala go rs rb php pl pm lua r swift mm cs fs vb dart ex
-exs erl hs ml clj el vim tf tfvars hcl proto graphql gql pem key crt cer csr der p12 pfx pub
-jks gpg asc sig db sqlite sqlite3 bak tmp swp pid sock out dat bin exe dll so dylib o obj
-class jar war whl egg gem deb rpm apk dmg iso img zip tar gz tgz bz2 xz zst 7z rar pdf doc
-docx xls xlsx ppt pptx odt png jpg jpeg gif svg webp ico bmp tiff mp3 mp4 wav avi mov mkv
-webm ttf woff woff2 otf map wasm parquet avro npy npz pkl pickle pt pth onnx h5 ckpt
-safetensors gguf mdx vue svelte patch diff orig in j2 tpl service timer socket mount desktop
-cnf
-""".split())
-DOTFILES = ("env|envrc|bashrc|bash_profile|bash_history|zshrc|profile|netrc|pgpass|npmrc|"
-            "pypirc|gitconfig|gitignore|dockerignore|ssh|aws|kube|docker|vimrc|htpasswd|"
-            "htaccess|git|gnupg|config|local|cache|git-credentials|vault-token|vault_pass|s3cfg|boto|"
-            "dockercfg|azure|password-store|my\\.cnf|mylogin\\.cnf|[a-z][\\w\\-]+rc")
-# Key and config files that have no extension, so neither the file-name nor the dotfile rule sees them.
-KEY_FILES = r"id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?(?:-cert)?|authorized_keys2?|known_hosts2?"
-_COUNTRY = ("uk de fr eu ch nl es ca au jp cn ru br se fi dk cz ie nz sg hk kr tw za mx ar gr "
-            "hu ro lu ua tr vn th cl sk si hr lt lv ee bg il eg ng ke pk ph kz by ge")
-STRONG_SUFFIXES = frozenset(("com net org edu gov mil int io ai arpa onion local localdomain "
-                             "internal intranet lan corp " + _COUNTRY).split())
-WEAK_SUFFIXES = frozenset("""
-co dev app cloud biz info tech xyz online site me us be at it is no to id my home prod
-production staging stage test example invalid svc cluster dmz priv private vpn infra ops mgmt
-office
-""".split())
-
-_LABEL_RE = re.compile(r"[A-Za-z0-9_](?:[A-Za-z0-9_\-]{0,61}[A-Za-z0-9])?")
-_HAS_LETTER = re.compile(r"[^\W\d_]")
-_OCT = r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)"
-_ALGO = r"(?i:sha(?:1|224|256|384|512)|sha3-(?:224|256|384|512)|md5|blake2[bs]?|blake3|xxh(?:32|64|128))"
-# Every pattern starts with a lookbehind that fails inside the run its body consumes, and
-# bodies use possessive quantifiers: each run is tried once, so a pass is linear in the text.
-_URL_RE = re.compile(r"(?<![\w+.\-\]])([A-Za-z][A-Za-z0-9+.\-]{0,15}+)://([^\s<>\"'`]*+)")
-_EMAIL_RE = re.compile(
-    r"(?<![\w.+%\-\]])([\w+%\-][\w.+%\-]*+@"
-    r"(?:(?:[A-Za-z0-9\-]++\.)+[A-Za-z][A-Za-z0-9\-]*+|\d{1,3}+(?:\.\d{1,3}+){3}))"
-    r"(?::(\d{1,5}+)(?![\w:]|\.\d))?")
-_IPV6_RE = re.compile(
-    r"\[([0-9A-Fa-f:]++(?:(?:\.\d{1,3}+){3})?(?:%[\w.\-]++)?)\](?::(\d{1,5}+)(?![\w:]|\.\d))?"
-    r"|(?<![\w:.%\-\]])((?=[0-9A-Fa-f]*+:[0-9A-Fa-f]*+:)[0-9A-Fa-f:]++(?:(?:\.\d{1,3}+){3})?"
-    r"(?:%[\w\-]++)?)(?:/\d{1,3}+)?(?![\w:\[])")
-_IPV4_RE = re.compile(
-    rf"(?<![\w.\]])({_OCT}(?:\.{_OCT}){{3}})(?:/(?:3[0-2]|[12]?\d)(?!\d))?"
-    r"(?::(\d{1,5}+)(?![\w:]|\.\d))?(?![\w\[]|\.[\d\[])")
-_HASH_RE = re.compile(
-    rf"(?<![0-9A-Za-z\]]){_ALGO}[:=\-](?:0x)?[A-Za-z0-9+/]{{16,}}+={{0,2}}"
-    r"|(?<![0-9A-Za-z\]])(?:0x)?([0-9A-Fa-f]{32,}+)(?![0-9A-Za-z\[])")
-_SEG = r"[\w.\-+@%=~$]"
-_PATH_RE = re.compile(
-    r"(?<![A-Za-z0-9])[A-Za-z]:[\\/][^\s\"'<>|*?]*+"
-    r"|\\\\[\w.$\-]++\\[^\s\"'<>|*?]*+"
-    rf"|(?<![\w.~/\\\]<>@$%+=\-])(?:\$\{{\w++\}})?{_SEG}*+(?:/++{_SEG}++)++/?")
-_DOTFILE_RE = re.compile(rf"(?<![\w.\-/~\\\]])\.(?:{DOTFILES})(?:\.[\w\-]++)*+(?![\w\-])", re.IGNORECASE)
-_KEY_FILE_RE = re.compile(rf"(?<![\w.\-/~\\\]])(?:{KEY_FILES})(?![\w\-]|\.\w)")
-# user@host where host is one label (alice@localhost, deploy@db01); dotted ones are the
-# e-mail and host rules' own. It runs after the address rules, so ::1:3.11.7@x keeps its [IP].
-_USER_HOST_RE = re.compile(
-    r"(?<![\w.+%\-\]])([\w+%\-][\w.+%\-]*+@)"
-    r"([A-Za-z][A-Za-z0-9\-]++(?![\w\-]|\.[A-Za-z0-9])|\[(?:HOST|IP)(?:-\d+)?\])")
-# At S0, what follows host: or host/ (scp, rsync, host-prefixed scopes) is a path, once the
-# host is a placeholder.
-_AFTER_HOST_RE = re.compile(
-    rf"(\[(?:HOST|IP|EMAIL)(?:-\d+)?\](?::\[PORT(?:-\d+)?\])?(?::|/++))"
-    rf"(?=[^\s\"'<>|*?\[:])((?:[^\s\"'<>|*?\[:]++|{_PH})++)(?!:)")
-_DOTTED_RE = re.compile(r"(?<![\w.\-\]])([\w\-]++(?:\.[\w\-]++)++)(?::(\d{1,5}+)(?![\w:]|\.\d))?")
-_LABEL_PORT_RE = re.compile(
-    r"(?<![\w.\-\]])([A-Za-z][\w\-]*+|\[(?:HOST|IP|EMAIL|USER|PATH|FILE)(?:-\d+)?\])"
-    r":(\d{2,5}+)(?![\w:]|\.\d)")
-_PORT_WORD_RE = re.compile(
-    r"(?i)(?<![a-z0-9\]])ports?(?:\s++number)?\s*+[:=]?\s*+"
-    r"(\d{1,5}+(?:\s*+(?:,|/|&|and|or)\s*+\d{1,5}+)*+)(?!\w|\.\d)")
-# Port flags of ssh, scp, mysql, redis-cli, docker… (-p 2222, -P 3306, -p 8080:80) and a bare
-# ":8443" standing alone; one digit after -p is more often a count than a port.
-_PORT_FLAG_RE = re.compile(
-    r"(?<![\w\-])-[pP][\s=]?+((?:\[IP(?:-\d+)?\]:)?)(\d{2,5}+)(?::(\d{1,5}+))?(?![\w:/\-]|\.\d)")
-_BARE_PORT_RE = re.compile(r"(?:(?<![^\s(,=*])|(?<=\[::\])):(\d{2,5}+)(?![\w:]|\.\d)")
-# ssh -L/-R forwarding: the first number of 8080:localhost:80 (the rest is host:port).
-_FORWARD_RE = re.compile(r"(?<![\w\-])(-[LR]\s?+(?:(?:[\w.\-]++|\[[^\]\s]*+\]):)?)(\d{1,5}+)(?=:)")
-_PORT_PROTO_RE = re.compile(
-    r"(?i)(?<![\w.:/\-\]])\d{1,5}+(?:[:\-]\d{1,5}+)?/(?:tcp|udp|sctp)(?![a-z0-9])")
-_DIGITS = re.compile(r"\d+")
-_PORT_PREFIX = re.compile(r"\d{1,5}/+")
-_SLASHES = re.compile(r"/+")
-# The ids ragix makes itself (ids.new_item_id): 16 random hex digits, nothing to redact.
-_GENERATED_ID_RE = re.compile(r"MEM-[0-9a-f]{16}")
-_ID_IN_TEXT_RE = re.compile(r"(?<![\w\-])MEM-[0-9A-Za-z_\-]{4,64}+(?![\w\-])")
 # Keys the pseudonyms of ids when the caller gives none: the same id gets the same pseudonym
 # for the daemon's lifetime (every page of one export), and no one outside can recompute it
 # to confirm a guessed id.
@@ -206,7 +112,7 @@ def is_hostname(labels: list[str], port: bool = False) -> bool:
     suffix = labels[-1].lower()
     if len(labels) < 2 or not suffix.isascii() or not suffix.isalpha() or suffix in FILE_EXTS:
         return False
-    if not all(_LABEL_RE.fullmatch(label) for label in labels) or "_" in suffix:
+    if not all(LABEL_RE.fullmatch(label) for label in labels) or "_" in suffix:
         return False
     if all(len(label) == 1 for label in labels):
         return False
@@ -260,17 +166,17 @@ class Redactor:
         s0 = self.tier == "S0"
         # IPv6 before e-mail (so ::1:0.0.0.0@x keeps its address whole), IPv4 after it (so
         # root@10.0.0.5 is one e-mail address).
-        passes = [(_ID_IN_TEXT_RE, self._id_in_text)] if self._ids else []
-        passes += [(_URL_RE, self._url), (_IPV6_RE, self._ipv6)]
-        passes += [(_EMAIL_RE, self._email)] if s0 else []
-        passes += [(_IPV4_RE, self._ipv4), (_HASH_RE, self._hash)]
+        passes = [(ID_IN_TEXT_RE, self._id_in_text)] if self._ids else []
+        passes += [(URL_RE, self._url), (IPV6_RE, self._ipv6)]
+        passes += [(EMAIL_RE, self._email)] if s0 else []
+        passes += [(IPV4_RE, self._ipv4), (HASH_RE, self._hash)]
         if s0:
-            passes += [(_PATH_RE, self._path), (_DOTFILE_RE, self._file), (_KEY_FILE_RE, self._file)]
-        passes += [(_USER_HOST_RE, self._user_host), (_DOTTED_RE, self._dotted),
-                   (_LABEL_PORT_RE, self._label_port), (_PORT_WORD_RE, self._port_list),
-                   (_PORT_PROTO_RE, self._port_list), (_PORT_FLAG_RE, self._port_flag),
-                   (_FORWARD_RE, self._forward), (_BARE_PORT_RE, self._bare_port)]
-        passes += [(_AFTER_HOST_RE, self._after_host)] if s0 else []
+            passes += [(PATH_RE, self._path), (DOTFILE_RE, self._file), (KEY_FILE_RE, self._file)]
+        passes += [(USER_HOST_RE, self._user_host), (DOTTED_RE, self._dotted),
+                   (LABEL_PORT_RE, self._label_port), (PORT_WORD_RE, self._port_list),
+                   (PORT_PROTO_RE, self._port_list), (PORT_FLAG_RE, self._port_flag),
+                   (FORWARD_RE, self._forward), (BARE_PORT_RE, self._bare_port)]
+        passes += [(AFTER_HOST_RE, self._after_host)] if s0 else []
         if self._entity_re is not None:
             passes.append((self._entity_re, self._entity))
         return passes
@@ -309,7 +215,7 @@ class Redactor:
         if redacted again, and depends on the id and the key only, so links and superseded_by
         still point at the right item in one export.
         """
-        if self.tier == "S3" or _GENERATED_ID_RE.fullmatch(item_id):
+        if self.tier == "S3" or GENERATED_ID_RE.fullmatch(item_id):
             return item_id
         if self.tier == "S2" and _S2_ID_CHECK.text(item_id) == item_id:
             return item_id
@@ -379,19 +285,19 @@ class Redactor:
 
     def _path(self, m: re.Match[str]) -> str:
         path, trailing = _strip_trailing(m.group(0))
-        port = _PORT_PREFIX.match(path) if m.string[m.start() - 1: m.start()] == ":" else None
+        port = PORT_PREFIX.match(path) if m.string[m.start() - 1: m.start()] == ":" else None
         if port:  # db01:8443/srv/x: the number is the host's port, left to the port rules
             rest = path[port.end():]
-            if _HAS_LETTER.search(rest) and _looks_like_path(rest):
+            if HAS_LETTER.search(rest) and _looks_like_path(rest):
                 return port.group(0) + self.token("PATH", rest) + trailing
             return m.group(0)
-        if not _HAS_LETTER.search(path) or not _looks_like_path(path):
+        if not HAS_LETTER.search(path) or not _looks_like_path(path):
             return m.group(0)
         return self.token("PATH", path) + trailing
 
     def _after_host(self, m: re.Match[str]) -> str:
         path, trailing = _strip_trailing(m.group(2))
-        if not _HAS_LETTER.search(PLACEHOLDER_RE.sub("", path)):
+        if not HAS_LETTER.search(PLACEHOLDER_RE.sub("", path)):
             return m.group(0)
         return m.group(1) + self.token("PATH", path) + trailing
 
@@ -459,10 +365,10 @@ class Redactor:
         def one(d: re.Match[str]) -> str:
             return self.token("PORT", d.group(0)) if _is_port(d.group(0)) else d.group(0)
 
-        start = m.start(1) - m.start(0) if m.re is _PORT_WORD_RE else 0
+        start = m.start(1) - m.start(0) if m.re is PORT_WORD_RE else 0
         text = m.group(0)
-        end = len(text) if m.re is _PORT_WORD_RE else text.rindex("/")
-        return text[:start] + _DIGITS.sub(one, text[start:end]) + text[end:]
+        end = len(text) if m.re is PORT_WORD_RE else text.rindex("/")
+        return text[:start] + DIGITS.sub(one, text[start:end]) + text[end:]
 
     def _entity(self, m: re.Match[str]) -> str:
         if m.group("ph") is not None:
@@ -491,7 +397,7 @@ def _looks_like_path(path: str) -> bool:
     if path[1:2] == ":" or path.startswith(("\\\\", "/", "./", "../")) or _HOME_RE.match(path):
         return True
     last = path.rstrip("/").rsplit("/", 1)[-1]
-    return len(_SLASHES.findall(path.rstrip("/"))) >= 2 or _is_file_name(last.split("."))
+    return len(SLASHES.findall(path.rstrip("/"))) >= 2 or _is_file_name(last.split("."))
 
 
 def _entity_pattern(entities: Iterable[Any]) -> re.Pattern[str] | None:
@@ -501,7 +407,7 @@ def _entity_pattern(entities: Iterable[Any]) -> re.Pattern[str] | None:
         return None
     alternatives = "|".join(re.escape(v) for v in sorted(labels.values(), key=len, reverse=True))
     # Placeholders are matched first and kept, so an entity named "host" cannot touch [HOST].
-    return re.compile(rf"(?P<ph>{_PH})|(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE)
+    return re.compile(rf"(?P<ph>{PH})|(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE)
 
 
 def _unique(values: list[Any]) -> list[Any]:

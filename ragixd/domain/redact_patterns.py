@@ -1,0 +1,109 @@
+"""The vocabulary and patterns of secrecy-tier redaction (ragixd.domain.redact): tiers,
+placeholder kinds, the fields kept verbatim, file extensions and host suffixes, and the regular
+expressions that find hosts, addresses, hashes, ports, paths, files and e-mail addresses."""
+
+from __future__ import annotations
+
+import re
+
+TIERS = ("S3", "S2", "S0")
+KINDS = ("HOST", "IP", "HASH", "PORT", "PATH", "FILE", "EMAIL", "ENTITY", "USER")
+PH = r"\[(?:" + "|".join(KINDS) + r")(?:-\d+)?\]"
+PLACEHOLDER_RE = re.compile(PH)
+# Item fields that carry no free text: identity, lifecycle, enums, numbers and timestamps.
+# Item fields that hold an item id: kept, or replaced by the id's pseudonym (see item_id).
+ID_FIELDS = ("id", "superseded_by")
+KEPT_FIELDS = frozenset({
+    "id", "created_at", "updated_at", "tier", "type", "store", "validation", "confidence",
+    "expires_at", "usage_count", "last_used_at", "mention_count", "superseded_by", "archived",
+    "content_hash",
+})
+
+FILE_EXTS = frozenset("""
+txt md rst adoc py pyi pyc pyx ipynb js mjs cjs ts tsx jsx json jsonl ndjson yaml yml toml
+ini cfg conf env lock log csv tsv xml html htm css scss sass less sql sh bash zsh fish ps1 bat
+cmd c h cc cpp hpp cxx hh java kt kts scala go rs rb php pl pm lua r swift mm cs fs vb dart ex
+exs erl hs ml clj el vim tf tfvars hcl proto graphql gql pem key crt cer csr der p12 pfx pub
+jks gpg asc sig db sqlite sqlite3 bak tmp swp pid sock out dat bin exe dll so dylib o obj
+class jar war whl egg gem deb rpm apk dmg iso img zip tar gz tgz bz2 xz zst 7z rar pdf doc
+docx xls xlsx ppt pptx odt png jpg jpeg gif svg webp ico bmp tiff mp3 mp4 wav avi mov mkv
+webm ttf woff woff2 otf map wasm parquet avro npy npz pkl pickle pt pth onnx h5 ckpt
+safetensors gguf mdx vue svelte patch diff orig in j2 tpl service timer socket mount desktop
+cnf
+""".split())
+DOTFILES = ("env|envrc|bashrc|bash_profile|bash_history|zshrc|profile|netrc|pgpass|npmrc|"
+            "pypirc|gitconfig|gitignore|dockerignore|ssh|aws|kube|docker|vimrc|htpasswd|"
+            "htaccess|git|gnupg|config|local|cache|git-credentials|vault-token|vault_pass|s3cfg|boto|"
+            "dockercfg|azure|password-store|my\\.cnf|mylogin\\.cnf|[a-z][\\w\\-]+rc")
+# Key and config files that have no extension, so neither the file-name nor the dotfile rule sees them.
+KEY_FILES = r"id_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?(?:-cert)?|authorized_keys2?|known_hosts2?"
+_COUNTRY = ("uk de fr eu ch nl es ca au jp cn ru br se fi dk cz ie nz sg hk kr tw za mx ar gr "
+            "hu ro lu ua tr vn th cl sk si hr lt lv ee bg il eg ng ke pk ph kz by ge")
+STRONG_SUFFIXES = frozenset(("com net org edu gov mil int io ai arpa onion local localdomain "
+                             "internal intranet lan corp " + _COUNTRY).split())
+WEAK_SUFFIXES = frozenset("""
+co dev app cloud biz info tech xyz online site me us be at it is no to id my home prod
+production staging stage test example invalid svc cluster dmz priv private vpn infra ops mgmt
+office
+""".split())
+
+LABEL_RE = re.compile(r"[A-Za-z0-9_](?:[A-Za-z0-9_\-]{0,61}[A-Za-z0-9])?")
+HAS_LETTER = re.compile(r"[^\W\d_]")
+_OCT = r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)"
+_ALGO = r"(?i:sha(?:1|224|256|384|512)|sha3-(?:224|256|384|512)|md5|blake2[bs]?|blake3|xxh(?:32|64|128))"
+# Every pattern starts with a lookbehind that fails inside the run its body consumes, and
+# bodies use possessive quantifiers: each run is tried once, so a pass is linear in the text.
+URL_RE = re.compile(r"(?<![\w+.\-\]])([A-Za-z][A-Za-z0-9+.\-]{0,15}+)://([^\s<>\"'`]*+)")
+EMAIL_RE = re.compile(
+    r"(?<![\w.+%\-\]])([\w+%\-][\w.+%\-]*+@"
+    r"(?:(?:[A-Za-z0-9\-]++\.)+[A-Za-z][A-Za-z0-9\-]*+|\d{1,3}+(?:\.\d{1,3}+){3}))"
+    r"(?::(\d{1,5}+)(?![\w:]|\.\d))?")
+IPV6_RE = re.compile(
+    r"\[([0-9A-Fa-f:]++(?:(?:\.\d{1,3}+){3})?(?:%[\w.\-]++)?)\](?::(\d{1,5}+)(?![\w:]|\.\d))?"
+    r"|(?<![\w:.%\-\]])((?=[0-9A-Fa-f]*+:[0-9A-Fa-f]*+:)[0-9A-Fa-f:]++(?:(?:\.\d{1,3}+){3})?"
+    r"(?:%[\w\-]++)?)(?:/\d{1,3}+)?(?![\w:\[])")
+IPV4_RE = re.compile(
+    rf"(?<![\w.\]])({_OCT}(?:\.{_OCT}){{3}})(?:/(?:3[0-2]|[12]?\d)(?!\d))?"
+    r"(?::(\d{1,5}+)(?![\w:]|\.\d))?(?![\w\[]|\.[\d\[])")
+HASH_RE = re.compile(
+    rf"(?<![0-9A-Za-z\]]){_ALGO}[:=\-](?:0x)?[A-Za-z0-9+/]{{16,}}+={{0,2}}"
+    r"|(?<![0-9A-Za-z\]])(?:0x)?([0-9A-Fa-f]{32,}+)(?![0-9A-Za-z\[])")
+_SEG = r"[\w.\-+@%=~$]"
+PATH_RE = re.compile(
+    r"(?<![A-Za-z0-9])[A-Za-z]:[\\/][^\s\"'<>|*?]*+"
+    r"|\\\\[\w.$\-]++\\[^\s\"'<>|*?]*+"
+    rf"|(?<![\w.~/\\\]<>@$%+=\-])(?:\$\{{\w++\}})?{_SEG}*+(?:/++{_SEG}++)++/?")
+DOTFILE_RE = re.compile(rf"(?<![\w.\-/~\\\]])\.(?:{DOTFILES})(?:\.[\w\-]++)*+(?![\w\-])", re.IGNORECASE)
+KEY_FILE_RE = re.compile(rf"(?<![\w.\-/~\\\]])(?:{KEY_FILES})(?![\w\-]|\.\w)")
+# user@host where host is one label (alice@localhost, deploy@db01); dotted ones are the
+# e-mail and host rules' own. It runs after the address rules, so ::1:3.11.7@x keeps its [IP].
+USER_HOST_RE = re.compile(
+    r"(?<![\w.+%\-\]])([\w+%\-][\w.+%\-]*+@)"
+    r"([A-Za-z][A-Za-z0-9\-]++(?![\w\-]|\.[A-Za-z0-9])|\[(?:HOST|IP)(?:-\d+)?\])")
+# At S0, what follows host: or host/ (scp, rsync, host-prefixed scopes) is a path, once the
+# host is a placeholder.
+AFTER_HOST_RE = re.compile(
+    rf"(\[(?:HOST|IP|EMAIL)(?:-\d+)?\](?::\[PORT(?:-\d+)?\])?(?::|/++))"
+    rf"(?=[^\s\"'<>|*?\[:])((?:[^\s\"'<>|*?\[:]++|{PH})++)(?!:)")
+DOTTED_RE = re.compile(r"(?<![\w.\-\]])([\w\-]++(?:\.[\w\-]++)++)(?::(\d{1,5}+)(?![\w:]|\.\d))?")
+LABEL_PORT_RE = re.compile(
+    r"(?<![\w.\-\]])([A-Za-z][\w\-]*+|\[(?:HOST|IP|EMAIL|USER|PATH|FILE)(?:-\d+)?\])"
+    r":(\d{2,5}+)(?![\w:]|\.\d)")
+PORT_WORD_RE = re.compile(
+    r"(?i)(?<![a-z0-9\]])ports?(?:\s++number)?\s*+[:=]?\s*+"
+    r"(\d{1,5}+(?:\s*+(?:,|/|&|and|or)\s*+\d{1,5}+)*+)(?!\w|\.\d)")
+# Port flags of ssh, scp, mysql, redis-cli, docker… (-p 2222, -P 3306, -p 8080:80) and a bare
+# ":8443" standing alone; one digit after -p is more often a count than a port.
+PORT_FLAG_RE = re.compile(
+    r"(?<![\w\-])-[pP][\s=]?+((?:\[IP(?:-\d+)?\]:)?)(\d{2,5}+)(?::(\d{1,5}+))?(?![\w:/\-]|\.\d)")
+BARE_PORT_RE = re.compile(r"(?:(?<![^\s(,=*])|(?<=\[::\])):(\d{2,5}+)(?![\w:]|\.\d)")
+# ssh -L/-R forwarding: the first number of 8080:localhost:80 (the rest is host:port).
+FORWARD_RE = re.compile(r"(?<![\w\-])(-[LR]\s?+(?:(?:[\w.\-]++|\[[^\]\s]*+\]):)?)(\d{1,5}+)(?=:)")
+PORT_PROTO_RE = re.compile(
+    r"(?i)(?<![\w.:/\-\]])\d{1,5}+(?:[:\-]\d{1,5}+)?/(?:tcp|udp|sctp)(?![a-z0-9])")
+DIGITS = re.compile(r"\d+")
+PORT_PREFIX = re.compile(r"\d{1,5}/+")
+SLASHES = re.compile(r"/+")
+# The ids ragix makes itself (ids.new_item_id): 16 random hex digits, nothing to redact.
+GENERATED_ID_RE = re.compile(r"MEM-[0-9a-f]{16}")
+ID_IN_TEXT_RE = re.compile(r"(?<![\w\-])MEM-[0-9A-Za-z_\-]{4,64}+(?![\w\-])")
