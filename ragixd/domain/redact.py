@@ -1,7 +1,8 @@
 """Secrecy tiers for export: replace infrastructure details with typed placeholders.
 
-Owns `redact_text` and `redact_item` (the patterns they use live in redact_patterns); it never reads or writes anything and never changes an
-item's timestamps, tier/type/store, validation or counters. An item id is kept unless it would
+Owns `redact_text` and `redact_item` (the patterns they use live in redact_patterns); it
+never reads or writes anything and never changes an item's timestamps, tier/type/store,
+validation or counters. An item id is kept unless it would
 itself leak at the tier (see *Item ids*).
 
 Tiers: S3 leaves text as it is. S2 replaces URLs' hosts and ports, host names, IPv4/IPv6
