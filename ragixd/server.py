@@ -87,6 +87,7 @@ class Server:
         self.served = {"loop": 0, "readers": 0}  # queries answered on the loop thread, pool jobs done
         self.work: dict[str, dict[str, Any]] = {}  # long ops under way (rebuild, verify): progress
         self._pooled_lock = threading.Lock()
+        self._job = threading.local()  # on a reader: whether its job is still counted as open
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -341,9 +342,24 @@ class Server:
 
     def _run_fair(self) -> None:
         fn, route, args = self._fair.get()
-        fn(route, *args)
+        self._job.open = True
+        try:
+            fn(route, *args)
+        finally:
+            self._close_job()
 
-    def _reader_done(self, _future: Any) -> None:
+    def _reader_done(self, future: Any) -> None:
+        if future.cancelled():
+            self._count_done()  # never ran: count it here
+
+    def _close_job(self) -> None:
+        """A reader's job counts as done when its answer is handed over (or it ends without
+        one), so a client that has its answer sees it in `status` at once."""
+        if getattr(self._job, "open", False):
+            self._job.open = False
+            self._count_done()
+
+    def _count_done(self) -> None:
         with self._pooled_lock:
             self._pooled -= 1
             self.served["readers"] += 1
@@ -536,6 +552,7 @@ class Server:
             except zmq.ZMQError:
                 pass
         else:
+            self._close_job()
             self.replier.send(route, payload)
 
 
