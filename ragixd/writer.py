@@ -3,8 +3,9 @@
 Jobs queue up while a group commits; the next group takes everything waiting (up to
 max_group commands), so many writers share one transaction and one fsync. A job's callback
 runs only after its group has committed: an answer means the write is durable. Work that
-follows a commit but is not needed for durability (the vector index, the event stream) runs
-after the answers; reads that must see it wait for it with min_seq.
+follows a commit but is not needed for durability (the vector index, the event stream) is
+handed to the settler's thread, so the next group does not wait for it; reads that must see
+it wait for it with min_seq.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any, Callable, Protocol, Sequence
 
 from .errors import Busy, RagixError, StoreError
 from .logs import get
+from .settler import Settler
 from .store.store import GroupResult
 
 log = get("ragixd.writer")
@@ -56,18 +58,19 @@ class Writer:
                  on_start: Callable[[], None] | None = None,
                  on_exit: Callable[[], None] | None = None,
                  after_answers: Callable[[], None] | None = None) -> None:
+        """on_commit, on_start and on_exit run on the settler's thread (it publishes);
+        after_answers runs there too, before it settles a group."""
         self.store = store
-        self.after_answers = after_answers
         self.max_group = max_group
-        self.on_commit = on_commit
-        self.on_start = on_start
-        self.on_exit = on_exit
+        self.settler = Settler(store.settle, on_settled=on_commit, on_start=on_start,
+                               on_exit=on_exit, before=after_answers)
         self.queue: queue.Queue = queue.Queue()
         self.committed = threading.Condition()
         self._accepting = True
         self._thread = threading.Thread(target=self._run, name="ragixd-writer", daemon=True)
 
     def start(self) -> None:
+        self.settler.start()
         self._thread.start()
 
     @property
@@ -104,25 +107,20 @@ class Writer:
                 self._safe(waiting.done, busy)
         self.queue.put(_STOP)
         self._thread.join(timeout)
+        self.settler.stop(timeout)
 
     def _run(self) -> None:
-        if self.on_start:
-            self.on_start()
-        try:
-            while True:
-                first = self.queue.get()
-                if first is _STOP:
-                    return
-                if isinstance(first, Call):
-                    self._call(first)
-                    continue
-                jobs, stop = self._gather(first)
-                self._commit(jobs)
-                if stop:
-                    return
-        finally:
-            if self.on_exit:
-                self.on_exit()
+        while True:
+            first = self.queue.get()
+            if first is _STOP:
+                return
+            if isinstance(first, Call):
+                self._call(first)
+                continue
+            jobs, stop = self._gather(first)
+            self._commit(jobs)
+            if stop:
+                return
 
     def _gather(self, first: Job) -> tuple[list[Job], bool]:
         jobs = [first]
@@ -164,14 +162,11 @@ class Writer:
             part = results[at:at + len(job.commands)]
             at += len(job.commands)
             self._safe(job.done, part, seq)
-        if self.after_answers:
-            self._safe(self.after_answers)
         if group is not None and group.events:
-            self._safe(self.store.settle, group.events)
-            if self.on_commit:
-                self._safe(self.on_commit, group.events)
+            self.settler.hand(group.events)
 
     def _call(self, call: Call) -> None:
+        self.settler.drain()  # exclusive work (a rebuild) must not race a settle
         try:
             result = call.fn()
         except Exception as err:  # reported to the caller, never fatal
