@@ -375,22 +375,37 @@ def joined_lines(text: str) -> str:
     return "\n".join(blocks)
 
 
-# Letters joined by these (`ignore-all-previous-instructions`, `ignore.all.previous…`) read as
-# words separated by spaces for the injection rules. Underscores are left alone: they join
-# words in code identifiers (`ignore_previous_rules=False`), not in sentences.
+# Letters joined by these (`ignore-all-previous-instructions`, `ignore.all.previous…`,
+# `ignore_all_previous_instructions`) read as words separated by spaces for the injection rules.
 _WORD_JOINER = re.compile(r"(?<=[A-Za-z])[\-./](?=[A-Za-z])")
 # Three words or more joined so, found in the text's bytes with every ASCII letter read as
 # "a" and every joiner as "-" (one C-level pass; a regex over the text itself is ~10x slower).
-_WORD_CLASSES = bytes(0x61 if chr(c).isascii() and chr(c).isalpha() else 0x2D if chr(c) in "-./" else 0x20
+_WORD_CLASSES = bytes(0x61 if chr(c).isascii() and chr(c).isalpha() else 0x2D if chr(c) in "-./_" else 0x20
                       for c in range(256))
 _JOINED_CHAIN = re.compile(rb"a-a+-a")
 _CHAIN_CONTEXT = (80, 120)  # characters kept before and after a chain, on its line
+# Underscores also join the words of code identifiers (`ignore_previous_rules=False`): a chain
+# with one is read as words only where it stands as prose, not touching code punctuation.
+_CODE_BEFORE = frozenset(".=(,[`'\"")
+_CODE_AFTER = frozenset("(=[`'\"")
+
+
+def _code_identifier(text: str, a: int, b: int) -> bool:
+    """Does the underscore chain text[a:b] stand as an identifier in code (an assignment, a
+    call, an argument, an attribute path, a quoted name, a `def …:` or `if …:` line)?"""
+    if "." in text[a:b]:
+        return True  # an attribute path: `cfg.ignore_previous_rules`
+    before = text[:a].rstrip(" \t")[-1:]
+    rest = text[b:b + 40].lstrip(" \t")
+    after = rest[:1]
+    return (before in _CODE_BEFORE and before != "") or (after in _CODE_AFTER and after != "") \
+        or (after == ":" and rest[1:2] in ("", "\n", "\r"))
 
 
 def spaced_words(text: str) -> str:
-    """Each run of three or more words joined by `-`, `.` or `/`, with its context on its line
-    (a phrase rule needs what leads to the words and what follows them), the joiners read as
-    spaces, one a line; "" when there is none."""
+    """Each run of three or more words joined by `-`, `.`, `/` or `_`, with its context on its
+    line (a phrase rule needs what leads to the words and what follows them), the joiners read
+    as spaces, one a line; "" when there is none."""
     # One byte per character (non-ASCII ones read "?"), so positions are the text's.
     classes = text.encode("ascii", "replace").translate(_WORD_CLASSES)
     chain = _JOINED_CHAIN.search(classes)
@@ -398,10 +413,16 @@ def spaced_words(text: str) -> str:
         return ""
     before, after = _CHAIN_CONTEXT
     windows: list[tuple[int, int]] = []
+    source = text
     while chain is not None:
         a, b = chain.span()
         while b < len(classes) and classes[b] in b"a-":  # the rest of the chain
             b += 1
+        chain = _JOINED_CHAIN.search(classes, b)
+        if "_" in text[a:b]:
+            if _code_identifier(text, a, b):
+                continue
+            source = source[:a] + source[a:b].replace("_", " ") + source[b:]  # same length
         lo = max(a - before, text.rfind("\n", max(0, a - before), a) + 1)
         line_end = text.find("\n", b, b + after)
         hi = min(len(text), b + after) if line_end == -1 else line_end
@@ -409,8 +430,7 @@ def spaced_words(text: str) -> str:
             windows[-1] = (windows[-1][0], hi)
         else:
             windows.append((lo, hi))
-        chain = _JOINED_CHAIN.search(classes, b)
-    return _WORD_JOINER.sub(" ", "\n".join(text[lo:hi] for lo, hi in windows))
+    return _WORD_JOINER.sub(" ", "\n".join(source[lo:hi] for lo, hi in windows))
 
 
 def _merge(scans: list[Scan]) -> Scan:
