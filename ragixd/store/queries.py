@@ -16,6 +16,7 @@ from ..errors import NotFound
 from . import log
 from .filters import Filters
 from .projectors import log_totals
+from .projectors.fts import BM25
 from .projectors.items import SELECT_COLUMNS, row_to_item
 
 ITEM_COLS = ", ".join(f"i.{c}" for c in SELECT_COLUMNS.split(", "))
@@ -118,16 +119,17 @@ def match_expression(query: str, every: bool = False) -> str | None:
 
 
 # Rank in FTS alone (a cheap top-n by bm25), then join and filter only the rows it kept. CROSS
-# JOIN keeps the matches as the outer loop whatever the filters are.
+# JOIN keeps the matches as the outer loop whatever the filters are. BM25 is called by name,
+# not read as the rank column: see fts.BM25.
 _TOP_SQL = (
-    "SELECT {cols}, -r.rank FROM (SELECT rowid, rank FROM memory_items_fts "
-    "WHERE memory_items_fts MATCH ? ORDER BY rank LIMIT ?) r "
-    "CROSS JOIN memory_items i ON i.rid = r.rowid WHERE {where} ORDER BY r.rank, i.id LIMIT ?"
+    f"SELECT {{cols}}, -r.score FROM (SELECT rowid, {BM25} AS score FROM memory_items_fts "
+    "WHERE memory_items_fts MATCH ? ORDER BY score LIMIT ?) r "
+    "CROSS JOIN memory_items i ON i.rid = r.rowid WHERE {where} ORDER BY r.score, i.id LIMIT ?"
 )
 # When that gave too few (few matches, or filters removed many): rank every match that passes.
 _ALL_SQL = (
-    "SELECT {cols}, -f.rank FROM memory_items_fts f CROSS JOIN memory_items i ON i.rid = f.rowid "
-    "WHERE memory_items_fts MATCH ? AND {where} ORDER BY f.rank, i.id LIMIT ?"
+    f"SELECT {{cols}}, -{BM25} AS score FROM memory_items_fts CROSS JOIN memory_items i "
+    "ON i.rid = memory_items_fts.rowid WHERE memory_items_fts MATCH ? AND {where} ORDER BY score DESC, i.id LIMIT ?"
 )
 
 
