@@ -60,3 +60,16 @@ def test_store_filters_never_drive_a_search_from_the_store_index(store):
         plan = " | ".join(row[3] for row in conn.execute("EXPLAIN QUERY PLAN " + sql.format(cols="i.id", where=where), args))
         assert "idx_items_hash" not in plan and "SCAN memory_items_fts" in plan.replace("SCAN f ", "SCAN memory_items_fts ")
     assert {i.id for i, _ in store.search("kafka retention", Filters(visible_stores=("private",)), k=3)}
+
+
+def test_scores_are_the_tables_rank_on_both_paths(store):
+    # Searches call bm25() by name (a bounded sort); its weights must stay the table's rank.
+    corpus(store)
+    conn = store.reader()
+    rank = dict(conn.execute("SELECT rowid, -rank FROM memory_items_fts WHERE memory_items_fts MATCH ?",
+                             ('"kafka" OR "retention"',)))
+    assert len({round(v, 9) for v in rank.values()}) > 2  # the weights tell items apart
+    rid_of = dict((i, r) for r, i in conn.execute("SELECT rid, id FROM memory_items"))
+    for k in (3, 5, 40):  # every word; any word, best 4k + 20; any word, every match
+        found = store.search("kafka retention", k=k)
+        assert found and all(score == rank[rid_of[item.id]] for item, score in found)
