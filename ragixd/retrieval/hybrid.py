@@ -103,11 +103,12 @@ SIGNALS = ("fused", "tag", "provenance", "recency", "usage")
 
 @dataclass(frozen=True)
 class _Started:
-    """A query's vector search under way: the exact subset to score, or the index search."""
-    model: str
-    vector: Any
+    """A query's vector search under way on the side: the query being embedded, then searched
+    exactly over `subset` (a small filtered one) or else in the index; `first` gives
+    (vector, neighbours)."""
+    embedder: Any
     subset: list[int] | None
-    first: Future | None
+    first: Future
 
 
 def _order(hit: _Scored) -> tuple[float, str]:
@@ -173,21 +174,26 @@ class HybridSearch:
         return bool(self.vectors and self.embedder and self.vectors.indexes.get(self.embedder.model_name))
 
     def _start_vectors(self, conn: apsw.Connection, query: str, filters: Filters, n: int) -> _Started | None:
-        """Embed the query and start its index search on the side (None: no vectors to search).
+        """Start embedding the query and searching its neighbours on the side, beside the
+        full-text query (None: no vectors to search).
 
         A filter that keeps few items (a rare tag, an empty tier) is answered exactly over those
         items instead: the approximate index would have to be searched far past them."""
+        embedder = self.embedder
         if not self._has_vectors() or not query.strip():
             return None
-        is_blank = getattr(self.embedder, "is_blank", None)
+        is_blank = getattr(embedder, "is_blank", None)
         if is_blank is not None and is_blank(query):
             return None  # nothing to be near: every blank text embeds alike
-        vector = self.embedder.embed_batch([query])[0]
-        model = self.embedder.model_name
         subset = queries.filtered_rids(conn, filters, EXACT_MAX) if filters.narrowing else None
+        return _Started(embedder, subset, self._beside(self._embed_and_search, embedder, query, subset, n))
+
+    def _embed_and_search(self, embedder: Any, query: str, subset: list[int] | None,
+                          n: int) -> tuple[Any, list[tuple[int, float]]]:
+        vector = embedder.embed_batch([query])[0]
         if subset is not None:
-            return _Started(model, vector, subset, None)
-        return _Started(model, vector, None, self._beside(self.vectors.search, model, vector, n))
+            return vector, self.vectors.exact(embedder.model_name, vector, subset, n)
+        return vector, self.vectors.search(embedder.model_name, vector, n)
 
     def _beside(self, fn: Any, *args: Any) -> Future:
         """Run fn(*args) on the side thread, waiting or not as the caller may (see nowait)."""
@@ -205,14 +211,14 @@ class HybridSearch:
         when there are that many); `known` ones passed them already. Exactly over a small
         filtered subset; otherwise from the index search started beside the full-text one,
         looking further while too few passed the filters."""
-        model, vector = started.model, started.vector
+        vector, raw = started.first.result()
+        floor = getattr(started.embedder, "min_similarity", None)
+        raw = _above(floor, raw)
         if started.subset is not None:
-            raw = self._above_floor(self.vectors.exact(model, vector, started.subset, n))
             return self._passing(conn, raw, filters, known)[:n]
         want = n
         # Best first: once one falls below the floor, every one after it does too, and a list
         # cut short by the floor reads as an exhausted index (no wider search).
-        raw = self._above_floor(started.first.result())
         while True:
             ranked = self._passing(conn, raw, filters, known)
             if len(ranked) >= n or len(raw) < want or want >= 16 * n:
@@ -220,12 +226,7 @@ class HybridSearch:
             if len(ranked) >= k and want >= 4 * n:
                 return ranked  # enough for the answer: a wider search costs more than it adds
             want *= 4  # filters removed many: look further
-            raw = self._above_floor(self.vectors.search(model, vector, want))
-
-    def _above_floor(self, raw: list[tuple[int, float]]) -> list[tuple[int, float]]:
-        """The neighbours similar enough to count (the embedder's min_similarity, if it has one)."""
-        floor = getattr(self.embedder, "min_similarity", None)
-        return raw if floor is None else [(rid, sim) for rid, sim in raw if sim >= floor]
+            raw = _above(floor, self.vectors.search(started.embedder.model_name, vector, want))
 
     @staticmethod
     def _passing(conn: apsw.Connection, raw: list[tuple[int, float]], filters: Filters,
@@ -316,6 +317,11 @@ class _Signals:
             self.recency[cand.updated_at] = recency
         return (tag, scoring.provenance_quality(cand.source_kind, bool(cand.source_id), cand.hashes > 0),
                 recency, scoring.usage_signal(cand.usage_count, cand.mention_count))
+
+
+def _above(floor: float | None, raw: list[tuple[int, float]]) -> list[tuple[int, float]]:
+    """The neighbours similar enough to count (the embedder's min_similarity, if it has one)."""
+    return raw if floor is None else [(rid, sim) for rid, sim in raw if sim >= floor]
 
 
 def source_key(source_id: str) -> str | None:
