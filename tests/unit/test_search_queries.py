@@ -73,3 +73,20 @@ def test_scores_are_the_tables_rank_on_both_paths(store):
     for k in (3, 5, 40):  # every word; any word, best 4k + 20; any word, every match
         found = store.search("kafka retention", k=k)
         assert found and all(score == rank[rid_of[item.id]] for item, score in found)
+
+
+def test_candidates_carry_the_provenance_fields_json_extract_reads(store):
+    doc = create(store, title="kafka doc", provenance={
+        "source_kind": "doc", "source_id": "notes.md:3", "content_hashes": ["sha256:" + "ab" * 32, "sha256:" + "cd" * 32]})
+    chat = create(store, title="kafka chat")
+    conn = store.reader()
+    # A provenance written before a field existed reads with that field's default.
+    conn.execute("UPDATE memory_items SET provenance_json = '{\"source_id\":\"x:1\"}' WHERE id = ?", (chat,))
+    sql = ("SELECT rid, coalesce(json_extract(provenance_json, '$.source_kind'), 'chat'), "
+           "coalesce(json_extract(provenance_json, '$.source_id'), ''), "
+           "coalesce(json_array_length(provenance_json, '$.content_hashes'), 0) FROM memory_items")
+    expected = {rid: tuple(rest) for rid, *rest in conn.execute(sql)}
+    assert expected[conn.execute("SELECT rid FROM memory_items WHERE id=?", (doc,)).fetchone()[0]] == ("doc", "notes.md:3", 2)
+    for found in (dict(queries.candidates(conn, list(expected), Filters())),
+                  {cand.rid: cand for cand, _ in queries.search_candidates(conn, "kafka", Filters(), 10)}):
+        assert {rid: (c.source_kind, c.source_id, c.hashes) for rid, c in found.items()} == expected
