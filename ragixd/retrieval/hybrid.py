@@ -10,7 +10,6 @@ not candidates.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -26,6 +25,7 @@ from ..nowait import no_waiting, waiting_allowed
 from ..store import queries
 from ..store.filters import Filters
 from ..store.queries import Candidate
+from .ranking import Ranking, Scored, order
 from .vector_store import VectorStore
 
 MODES = ("fts", "vector", "hybrid")
@@ -33,7 +33,6 @@ MODES = ("fts", "vector", "hybrid")
 # from the index and widening f16), so at most ~14 ms, where the approximate index searched
 # 16x deeper and filtered after costs ~35 ms at 100k items and still misses most of them.
 EXACT_MAX = 2000
-_loads = json.JSONDecoder().decode
 
 
 @dataclass(frozen=True)
@@ -79,28 +78,6 @@ class Hit:
     signals: dict[str, float] = field(default_factory=dict)
 
 
-@dataclass
-class _Scored:
-    """A hit while ranking, before its item is decoded: a candidate's light row, or only the
-    row id and id of an item lent context by a neighbour. Its signals are kept as plain floats
-    (fused, tag, provenance, recency, usage) and become a mapping only for the hits returned."""
-    rid: int
-    id: str
-    score: float
-    parts: tuple[float, ...]
-    cand: Candidate | None = None
-    neighbour: float | None = None
-
-    def signals(self) -> dict[str, float]:
-        out = dict(zip(SIGNALS, self.parts))
-        if self.neighbour is not None:
-            out["neighbour"] = self.neighbour
-        return out
-
-
-SIGNALS = ("fused", "tag", "provenance", "recency", "usage")
-
-
 @dataclass(frozen=True)
 class _Started:
     """A query's vector search under way on the side: the query being embedded, then searched
@@ -109,10 +86,6 @@ class _Started:
     embedder: Any
     subset: list[int] | None
     first: Future
-
-
-def _order(hit: _Scored) -> tuple[float, str]:
-    return (-round(hit.score, 12), hit.id)
 
 
 class HybridSearch:
@@ -159,9 +132,12 @@ class HybridSearch:
                 used = "fts"
         if mode == "hybrid" and used == "hybrid" and not self._has_vectors():
             used = "fts"
-        ranked = self._rank(query, lexical, semantic, now or datetime.now(UTC))
-        if self.config.w_neighbour > 0 and ranked:
-            ranked = self._with_neighbours(conn, ranked, filters)
+        c = self.config
+        lending = c.w_neighbour > 0
+        ranking = self._ranking(query, lexical, semantic, now or datetime.now(UTC))
+        ranked = ranking.best(max(k, c.neighbour_top) if lending else k)
+        if lending and ranked:
+            ranked = self._with_neighbours(conn, ranking, ranked, filters)
         top = ranked[:k]
         items = queries.items_by_rid(conn, [h.rid for h in top])
         return [Hit(items[h.rid], h.score, h.signals()) for h in top if h.rid in items], used
@@ -237,7 +213,10 @@ class HybridSearch:
         return sorted(((found[rid], sim) for rid, sim in raw if rid in found),
                       key=lambda pair: (-pair[1], pair[0].id))
 
-    def _with_neighbours(self, conn: apsw.Connection, ranked: list[_Scored], filters: Filters) -> list[_Scored]:
+    def _with_neighbours(self, conn: apsw.Connection, ranking: Ranking, ranked: list[Scored],
+                         filters: Filters) -> list[Scored]:
+        """The hits with the context lent by the best ones to their neighbours (candidates left
+        waiting by the ranking are scored when lent some)."""
         c = self.config
         by_rid = {h.rid: h for h in ranked}
         anchors = [(h, source_key(h.cand.source_id)) for h in ranked[: c.neighbour_top] if h.cand]
@@ -249,33 +228,23 @@ class HybridSearch:
             for near in neighbours:
                 lent[near.rid] = max(lent.get(near.rid, 0.0), c.w_neighbour * hit.score)
                 if near.rid not in by_rid:
-                    by_rid[near.rid] = _Scored(near.rid, near.id, 0.0, (0.0,))
+                    by_rid[near.rid] = ranking.late(near.rid) or Scored(near.rid, near.id, 0.0, (0.0,))
         for rid, bonus in lent.items():
             hit = by_rid[rid]
             hit.neighbour = bonus
             hit.score += bonus
         out = list(by_rid.values())
-        out.sort(key=_order)
+        out.sort(key=order)
         return out
 
-    def _rank(self, query: str, lexical: list[tuple[Candidate, float]],
-              semantic: list[tuple[Candidate, float]], now: datetime) -> list[_Scored]:
+    def _ranking(self, query: str, lexical: list[tuple[Candidate, float]],
+                 semantic: list[tuple[Candidate, float]], now: datetime) -> Ranking:
         c = self.config
         cands = {cand.rid: cand for cand, _ in lexical}
         cands.update({cand.rid: cand for cand, _ in semantic})
-        if not cands:
-            return []
-        fused = self._fuse(lexical, semantic)
-        of = _Signals(scoring.query_tags(query), now, c.recency_half_life_days).of
-        w_tag, w_provenance, w_recency, w_usage = c.w_tag, c.w_provenance, c.w_recency, c.w_usage
-        hits = []
-        for rid, cand in cands.items():
-            base = fused.get(rid, 0.0)
-            tag, provenance, recency, usage = of(cand)
-            score = base + w_tag * tag + w_provenance * provenance + w_recency * recency + w_usage * usage
-            hits.append(_Scored(rid, cand.id, score, (base, tag, provenance, recency, usage), cand))
-        hits.sort(key=_order)
-        return hits
+        fused = self._fuse(lexical, semantic) if cands else {}
+        return Ranking(cands, fused, query, now, (c.w_tag, c.w_provenance, c.w_recency, c.w_usage),
+                       c.recency_half_life_days)
 
     def _fuse(self, lexical: list[tuple[Candidate, float]],
               semantic: list[tuple[Candidate, float]]) -> dict[int, float]:
@@ -292,31 +261,6 @@ class HybridSearch:
             fused = scoring.rrf([[i.rid for i, _ in hits] for hits, _, _ in lists], c.rrf_k, [w for _, w, _ in lists])
             top = sum(w / (c.rrf_k + 1) for _, w, _ in lists)
         return {key: value / top for key, value in fused.items()}
-
-
-class _Signals:
-    """The per-item signals of one search, remembered by their inputs: candidates share tag
-    sets, provenance shapes and often timestamps, and each costs a parse."""
-
-    def __init__(self, query_tags: set[str], now: datetime, half_life_days: float) -> None:
-        self.query_tags = query_tags
-        self.now = now
-        self.half_life_days = half_life_days
-        self.tags: dict[str, float] = {}
-        self.recency: dict[str, float] = {}
-
-    def of(self, cand: Candidate) -> tuple[float, float, float, float]:
-        """(tag, provenance, recency, usage) of a candidate."""
-        tag = self.tags.get(cand.tags)
-        if tag is None:
-            tag = scoring.tag_overlap(self.query_tags, _loads(cand.tags)) if self.query_tags else 0.0
-            self.tags[cand.tags] = tag
-        recency = self.recency.get(cand.updated_at)
-        if recency is None:
-            recency = scoring.recency(cand.updated_at, self.now, self.half_life_days)
-            self.recency[cand.updated_at] = recency
-        return (tag, scoring.provenance_quality(cand.source_kind, bool(cand.source_id), cand.hashes > 0),
-                recency, scoring.usage_signal(cand.usage_count, cand.mention_count))
 
 
 def _above(floor: float | None, raw: list[tuple[int, float]]) -> list[tuple[int, float]]:

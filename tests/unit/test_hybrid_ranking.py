@@ -1,6 +1,8 @@
 """Hybrid ranking on light rows: context lent by neighbours of the same source, filters on
 every path, and hits that carry fully decoded items and the right signals."""
 
+from datetime import UTC, datetime
+
 import pytest
 
 from ragixd.domain import commands as c
@@ -112,3 +114,24 @@ def test_made_up_words_find_nothing_rather_than_the_nearest_of_nothing(tmp_path)
     hits, _ = m.search.search(conn, "espresso descaling", Filters(), 10, "vector")
     assert [h.item.title for h in hits][:1] == ["note 1"]
     m.close()
+
+
+def test_a_candidate_left_unscored_is_scored_when_a_neighbour_lends_it_context(memory, monkeypatch):
+    from ragixd.retrieval import ranking
+    strong = add(memory, "Alice: the lighthouse museum keeps a fresnel lens", "chat-9:S1:0")
+    weak = add(memory, "Bob: " + "we walked along the harbour and then " * 8 + "saw the lighthouse", "chat-9:S1:1")
+    for n in range(30):  # short items about the lighthouse outrank the weak turn by far
+        add(memory, f"lighthouse lighthouse note {n}")
+    for n in range(100):  # and the word is not in every item
+        add(memory, f"harbour walk {n}")
+    late = []
+    real_late = ranking.Ranking.late
+    monkeypatch.setattr(ranking.Ranking, "late", lambda self, rid: late.append(r := real_late(self, rid)) or r)
+    now = datetime.now(UTC)
+    hits = memory.search.search(memory.store.reader(), "lighthouse fresnel", Filters(), 5, "fts", now)[0]
+    assert [h.id for h in late if h] == [weak]  # it was left waiting, then scored when lent context
+    by_id = {h.item.id: h for h in hits}
+    assert weak in by_id and by_id[weak].signals["fused"] > 0 and by_id[weak].signals["neighbour"] == pytest.approx(0.5 * by_id[strong].score)
+    monkeypatch.setattr(ranking, "_MARGIN", float("inf"))  # every candidate scored: the same answer
+    everything = memory.search.search(memory.store.reader(), "lighthouse fresnel", Filters(), 5, "fts", now)[0]
+    assert [(h.item.id, h.score, h.signals) for h in everything] == [(h.item.id, h.score, h.signals) for h in hits]
