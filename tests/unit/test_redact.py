@@ -3,7 +3,7 @@ every string field of an exported item."""
 
 from __future__ import annotations
 
-import time
+import threading
 
 import pytest
 
@@ -243,10 +243,14 @@ def test_unknown_string_fields_are_redacted_and_non_items_refused():
         redact_text(b"bytes", "S2")
 
 
-def test_long_adversarial_text_is_handled_quickly():
-    # A backtracking pattern would take minutes on these; linear passes take milliseconds.
+def test_long_adversarial_text_does_not_hang():
+    # A backtracking pattern would run for hours on these; the redactor's linear passes end.
+    # The wait is a hang guard, not a speed figure (speed is measured in bench/).
     for chunk in ("a.", "1.", "a", "a:", "/a", "_a", "::", "a@", "[", "0" * 31 + " "):
         text = chunk * 20_000
-        started = time.perf_counter()
-        redact_text(text, "S0", ["x1"])
-        assert time.perf_counter() - started < 2.0, chunk
+        box: list[str] = []
+        worker = threading.Thread(target=lambda: box.append(redact_text(text, "S0", ["x1"])), daemon=True)
+        worker.start()
+        worker.join(120)
+        assert box, f"redacting {chunk!r} * 20000 did not finish"
+        assert len(box[0]) <= len(text) * 2
