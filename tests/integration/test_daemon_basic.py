@@ -68,6 +68,45 @@ def test_every_event_published_matches_its_schema(daemon):
     c.close()
 
 
+def test_the_live_stream_carries_every_committed_event_in_order(daemon):
+    """The PUB socket streams what the log holds, in seq order, each event matching its schema
+    (a subscriber joins late — ZeroMQ's slow joiner — so it is compared from its first event)."""
+    import threading
+    import time
+
+    writer, listener = daemon.client(), daemon.client()
+    got: list[dict] = []
+    until: dict[str, int] = {}
+
+    def listen() -> None:
+        for event in listener.subscribe(timeout=5):
+            got.append(event)
+            if event["seq"] >= until.get("seq", event["seq"] + 1):
+                return
+
+    thread = threading.Thread(target=listen, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not got and time.monotonic() < deadline:  # until the subscription is live
+        writer.write(title="warm-up", content=f"waiting for the stream {time.monotonic()}", dedup=False)
+        time.sleep(0.02)
+    assert got, "no event reached the subscriber"
+    for n in range(20):
+        last = writer.write(title=f"Batch {n}", content=f"glaze test {n}", tags=["kiln"])
+    writer.update(last["id"], patch={"title": "Batch final"})
+    until["seq"] = writer.archive(last["id"])["seq"]
+    thread.join(30)
+    assert not thread.is_alive() and got[-1]["seq"] == until["seq"]
+    stored = writer.tail(after=got[0]["seq"] - 1, limit=1000)["events"]
+    seqs = [e["seq"] for e in got]
+    assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))
+    assert got == stored[:len(got)]
+    for event in got:
+        contract.check_event(event)
+    writer.close()
+    listener.close()
+
+
 def test_a_second_daemon_on_the_same_home_is_refused(daemon, tmp_path):
     from support.daemon import Daemon
     import subprocess
