@@ -70,6 +70,12 @@ class Provenance:
         }
 
 
+def source_key(source_id: str) -> str | None:
+    """The source an item was cut from: its provenance source_id up to the last ':'
+    ("notes.md:3" -> "notes.md", "chat-7:S2:14" -> "chat-7:S2"); None without one."""
+    return source_id.rsplit(":", 1)[0] if ":" in source_id else None
+
+
 @dataclass(frozen=True)
 class MemoryItem:
     id: str

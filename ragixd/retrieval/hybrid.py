@@ -19,7 +19,7 @@ from typing import Any
 import apsw
 
 from ..domain import scoring
-from ..domain.item import MemoryItem
+from ..domain.item import MemoryItem, source_key
 from ..errors import ConfigError, InvalidInput, RagixError
 from ..nowait import no_waiting, waiting_allowed
 from ..store import queries
@@ -266,9 +266,3 @@ class HybridSearch:
 def _above(floor: float | None, raw: list[tuple[int, float]]) -> list[tuple[int, float]]:
     """The neighbours similar enough to count (the embedder's min_similarity, if it has one)."""
     return raw if floor is None else [(rid, sim) for rid, sim in raw if sim >= floor]
-
-
-def source_key(source_id: str) -> str | None:
-    """The source an item was cut from: its provenance source_id up to the last ':'
-    ("notes.md:3" -> "notes.md", "chat-7:S2:14" -> "chat-7:S2"); None without one."""
-    return source_id.rsplit(":", 1)[0] if ":" in source_id else None
