@@ -13,7 +13,7 @@ import apsw
 from ..domain.clock import now_ts
 from .projectors.entities import ENTITIES_DDL
 from .projectors.fts import BULK_DDL, FTS_DDL
-from .projectors.items import ITEM_TAGS_DDL, ITEMS_DDL
+from .projectors.items import ITEM_TAGS_DDL, ITEMS_DDL, SOURCE_KEY_DDL
 from .projectors.links import LINKS_DDL
 from .projectors.log_totals import LOG_TOTALS_DDL
 from .projectors.palace import PALACE_DDL
@@ -27,7 +27,8 @@ CREATE TABLE projector_positions (name TEXT PRIMARY KEY, seq INTEGER NOT NULL) W
 COUNTS_INDEX_DDL = """
 CREATE INDEX idx_items_counts ON memory_items(archived, tier, type, store);
 """
-# The items of one source file (its chunks' source_ids are "PATH:N"), for source.retire.
+# The items of one source file (its chunks' source_ids are "PATH:N"), for source.retire; replaced
+# by the stored source key of migration 7 (projectors/items.py).
 SOURCE_INDEX_DDL = """
 CREATE INDEX idx_items_source ON memory_items(store, json_extract(provenance_json, '$.source_id'));
 """
@@ -54,6 +55,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "full-text index written in bulk per group", BULK_DDL),
     Migration(5, "log totals and a covering index for the stats counts", LOG_TOTALS_DDL + COUNTS_INDEX_DDL),
     Migration(6, "items by source, for retiring the chunks a re-ingest no longer writes", SOURCE_INDEX_DDL),
+    Migration(7, "stored source key, for neighbours of a hit and chunks of a source", SOURCE_KEY_DDL),
 )
 LATEST = MIGRATIONS[-1].version
 

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from ragixd.contract import check_event
 from ragixd.domain import commands as c
 from ragixd.domain import encoding
+from ragixd.domain.item import source_key
 from ragixd.errors import RagixError
 from ragixd.store.store import Store
 
@@ -19,17 +20,20 @@ WORDS = ["alpha", "beta", "Gamma", "délai", "sécurité", "kafka", "postgres", 
 text = st.lists(st.sampled_from(WORDS), min_size=1, max_size=4).map(" ".join)
 tags = st.lists(st.sampled_from(["db", "ops", "Sec", "misc"]), max_size=3)
 entities = st.lists(st.sampled_from(["Alice", "Bob", "ACME"]), max_size=2)
+# Source ids with and without a ':' (the stored source key is the part before the last one).
+provenance = st.sampled_from(["s", "notes.md:1", "chat:S1:2", ":x", "a::"]).map(lambda s: {"source_id": s})
 
 create_op = st.tuples(st.just("create"), st.fixed_dictionaries({
     "title": st.sampled_from(["t1", "t2", "t3"]), "content": text, "tags": tags,
     "entities": entities, "store": st.sampled_from(["private", "shared"]),
-    "tier": st.sampled_from(["stm", "mtm"]), "provenance": st.just({"source_id": "s"}),
+    "tier": st.sampled_from(["stm", "mtm"]), "provenance": provenance,
 }))
 pick = st.integers(min_value=0, max_value=50)
 ops = st.one_of(
     create_op,
     st.tuples(st.just("update"), pick, st.fixed_dictionaries({}, optional={
-        "content": text, "tags": tags, "entities": entities, "confidence": st.floats(0, 1)})),
+        "content": text, "tags": tags, "entities": entities, "confidence": st.floats(0, 1),
+        "provenance": provenance})),
     st.tuples(st.just("archive"), pick),
     st.tuples(st.just("supersede"), pick, pick),
     st.tuples(st.just("link"), pick, pick, st.sampled_from(["supports", "refines", "related"])),
@@ -70,6 +74,9 @@ def test_live_state_equals_replay(groups):
                 if not isinstance(r, RagixError) and r.get("status") == "created" and "id" in r:
                     ids.append(r["id"])
         live = store.dump()
+        stored = store.reader().execute(
+            "SELECT json_extract(provenance_json, '$.source_id'), source_key FROM memory_items").fetchall()
+        assert all(key == source_key(source) for source, key in stored)  # kept up to date, not just replayed alike
         report = store.verify()
         assert report["ok"], report
         for event in store.events():

@@ -28,10 +28,11 @@ def test_older_schema_is_brought_forward_with_its_data(tmp_path):
     from ragixd.store.projectors.items import ItemsProjector
 
     class OldItems(ItemsProjector):
-        def apply(self, conn, event, changes):
-            from ragixd.store.projectors.items import INSERT_SQL, item_to_row
+        def apply(self, conn, event, changes):  # version 1's columns, as that daemon wrote them
+            from ragixd.store.projectors.items import COLUMNS, SELECT_COLUMNS, item_to_row
+            insert = f"INSERT INTO memory_items({SELECT_COLUMNS}) VALUES ({', '.join('?' * len(COLUMNS))})"
             for ch in changes:
-                conn.execute(INSERT_SQL, item_to_row(ch.after, ch.rid))
+                conn.execute(insert, item_to_row(ch.after, ch.rid))
 
     old = projection.Projections([OldItems()])
     conn = apsw.Connection(str(path))
@@ -87,4 +88,37 @@ def test_log_totals_reach_an_older_database_and_match_a_scan(tmp_path):
     stats = store.stats()
     assert (stats["events"], stats["log_bytes"]) == tuple(scanned) and stats["items"] == 20
     assert migrations.current_version(conn) == migrations.LATEST and store.verify()["ok"]
+    store.close()
+
+
+def test_source_keys_are_back_filled_on_a_version_6_database(tmp_path):
+    """Migration 7 adds the stored source key to a home written at version 6 and fills it from
+    each item's provenance in SQL, exactly as the items projector computes it (so verify, which
+    compares with a replay, passes); the json_extract index it replaces is dropped."""
+    from ragixd.domain import commands as c
+    from ragixd.domain.item import source_key
+
+    sources = ["notes.md:3", "chat-7:S2:14", "chat-7:S2:15", "plain", "", ":5", "a::", "::",
+               "dossier/été:ü:2", "x:y:z:w", "trailing:"]
+    path = tmp_path / "v6.db"
+    store = Store(path, synchronous="OFF")
+    store.execute([c.CreateItem({"title": f"t{i}", "content": f"content {i}",
+                                 "provenance": {"source_kind": "doc", "source_id": s}}, dedup=False)
+                   for i, s in enumerate(sources)])
+    assert store.stats()["items"] == len(sources)
+    conn = store._writer
+    with conn:  # back to schema 6: no source key column, migration 6's index
+        conn.execute("DROP INDEX idx_items_source_key; ALTER TABLE memory_items DROP COLUMN source_key; "
+                     + migrations.SOURCE_INDEX_DDL + "DELETE FROM schema_migrations WHERE version=7")
+    assert migrations.current_version(conn) == 6
+    store.close()
+
+    store = Store(path, synchronous="OFF")
+    conn = store.reader()
+    assert migrations.current_version(conn) == migrations.LATEST
+    rows = conn.execute("SELECT json_extract(provenance_json, '$.source_id'), source_key FROM memory_items").fetchall()
+    assert sorted(rows, key=repr) == sorted(((s, source_key(s)) for s in sources), key=repr)
+    indexes = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+    assert "idx_items_source_key" in indexes and "idx_items_source" not in indexes
+    assert store.verify()["ok"]
     store.close()

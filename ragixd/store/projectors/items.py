@@ -9,7 +9,7 @@ from typing import Any
 import apsw
 
 from ...domain.events import Event
-from ...domain.item import MemoryItem, Provenance
+from ...domain.item import MemoryItem, Provenance, source_key
 from .base import ItemChange
 
 ITEMS_DDL = """
@@ -49,6 +49,20 @@ CREATE TABLE item_tags (rid INTEGER NOT NULL, tag TEXT NOT NULL, PRIMARY KEY (ta
 CREATE INDEX idx_item_tags_rid ON item_tags(rid);
 INSERT INTO item_tags(rid, tag) SELECT m.rid, j.value FROM memory_items m, json_each(m.tags) j;
 """
+# Migration 7: the source an item was cut from (domain.item.source_key: its source_id up to
+# the last ':'; NULL without one) stored, so that the neighbours of a hit and the chunks of a
+# source are sought on an index instead of parsing every nearby row's provenance. Back-filled
+# here with the same rule in SQL (rtrim strips the characters after the last ':'). It replaces
+# migration 6's index on json_extract(provenance_json, '$.source_id').
+SOURCE_KEY_DDL = """
+ALTER TABLE memory_items ADD COLUMN source_key TEXT;
+UPDATE memory_items SET source_key = substr(s.head, 1, length(s.head) - 1)
+FROM (SELECT rid, rtrim(sid, replace(sid, ':', '')) AS head
+      FROM (SELECT rid, json_extract(provenance_json, '$.source_id') AS sid FROM memory_items)) s
+WHERE memory_items.rid = s.rid AND s.head <> '';
+CREATE INDEX idx_items_source_key ON memory_items(source_key, created_at, rid);
+DROP INDEX IF EXISTS idx_items_source;
+"""
 
 COLUMNS = (
     "rid", "id", "tier", "type", "title", "content", "tags", "entities", "links_json",
@@ -57,8 +71,11 @@ COLUMNS = (
     "superseded_by", "archived", "content_hash",
 )
 SELECT_COLUMNS = ", ".join(COLUMNS)
+# Stored beside the item's columns, derived from them: written, never read back into an item.
+DERIVED = ("source_key",)
 INSERT_SQL = (
-    f"INSERT INTO memory_items({SELECT_COLUMNS}) VALUES ({', '.join('?' * len(COLUMNS))})"
+    f"INSERT INTO memory_items({SELECT_COLUMNS}, {', '.join(DERIVED)}) "
+    f"VALUES ({', '.join('?' * (len(COLUMNS) + len(DERIVED)))})"
 )
 DELETE_TAGS_SQL = "DELETE FROM item_tags WHERE rid=?"
 INSERT_TAG_SQL = "INSERT OR IGNORE INTO item_tags(rid, tag) VALUES (?, ?)"
@@ -112,6 +129,9 @@ def changed_values(before: MemoryItem, after: MemoryItem) -> tuple[tuple[str, ..
             columns.append(_COLUMN_OF.get(name, name))
             write = _WRITE.get(name)
             values.append(write(value) if write else value)
+            if name == "provenance" and source_key(value.source_id) != source_key(old[name].source_id):
+                columns.append("source_key")
+                values.append(source_key(value.source_id))
     return tuple(columns), values
 
 
@@ -181,7 +201,8 @@ class ItemsProjector:
     def apply(self, conn: apsw.Connection, event: Event, changes: list[ItemChange]) -> None:
         for change in changes:
             if change.before is None:
-                conn.execute(INSERT_SQL, item_to_row(change.after, change.rid))
+                after = change.after
+                conn.execute(INSERT_SQL, (*item_to_row(after, change.rid), source_key(after.provenance.source_id)))
             else:
                 columns, values = changed_values(change.before, change.after)
                 if not columns:
