@@ -22,7 +22,7 @@ from ..domain import scoring
 from ..domain.item import MemoryItem, source_key
 from ..errors import ConfigError, InvalidInput, RagixError
 from ..nowait import no_waiting, waiting_allowed
-from ..store import queries
+from ..store import neighbours, queries
 from ..store.filters import Filters
 from ..store.queries import Candidate
 from .ranking import Ranking, Scored, order
@@ -221,11 +221,11 @@ class HybridSearch:
         by_rid = {h.rid: h for h in ranked}
         anchors = [(h, source_key(h.cand.source_id)) for h in ranked[: c.neighbour_top] if h.cand]
         anchors = [(h, source) for h, source in anchors if source is not None]
-        found = queries.near(conn, [(h.cand, source) for h, source in anchors], c.neighbour_span * 4,
-                             c.neighbour_span, filters)
+        found = neighbours.near(conn, [(h.cand, source) for h, source in anchors], c.neighbour_span * 4,
+                                c.neighbour_span, filters)
         lent: dict[int, float] = {}
-        for (hit, _source), neighbours in zip(anchors, found):
-            for near in neighbours:
+        for (hit, _source), around in zip(anchors, found):
+            for near in around:
                 lent[near.rid] = max(lent.get(near.rid, 0.0), c.w_neighbour * hit.score)
                 if near.rid not in by_rid:
                     by_rid[near.rid] = ranking.late(near.rid) or Scored(near.rid, near.id, 0.0, (0.0,))

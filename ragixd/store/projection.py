@@ -150,10 +150,12 @@ class ConnectionView:
 
     def live_of_source(self, store: str, source: str) -> list[str]:
         """Ids of the live items of `store` whose source_id is `source` plus ':' and a part."""
+        # Such a source_id's key (up to its last ':') is `source` itself or starts with
+        # `source` + ':' (';' follows ':'), both sought on the stored source key.
         rows = self.conn.execute(
-            "SELECT id FROM memory_items WHERE store = ? AND json_extract(provenance_json, '$.source_id') >= ? "
-            "AND json_extract(provenance_json, '$.source_id') < ? AND archived = 0 ORDER BY rid",
-            (store, source + ":", source + ";")).fetchall()  # ';' follows ':'
+            "SELECT id FROM memory_items WHERE (source_key = ? OR source_key >= ? AND source_key < ?) "
+            "AND +store = ? AND +archived = 0 ORDER BY rid",
+            (source, source + ":", source + ";", store)).fetchall()
         return [r[0] for r in rows]
 
     def link_exists(self, src: str, dst: str, rel: str) -> bool:

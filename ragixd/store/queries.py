@@ -198,21 +198,6 @@ def provenance_fields(text: str) -> tuple[str, str, int]:
 def _candidate(row: tuple) -> Candidate:
     """A Candidate from a row of CANDIDATE_COLS."""
     return Candidate(row[0], row[1], row[2], *provenance_fields(row[3]), *row[4:8])
-# One side of one anchor's neighbourhood: of the `window` items created nearest to it, those
-# whose source_id is the anchor's source plus one last ':'-part (rtrim keeps up to the last
-# ':'). near() joins many of these with UNION ALL into one statement.
-_NEAR_TERM = (
-    "SELECT * FROM (SELECT ? AS slot, rid, id, created_at FROM (SELECT i.rid, i.id, i.created_at, "
-    "coalesce(json_extract(i.provenance_json, '$.source_id'), '') AS sid FROM memory_items i "
-    "WHERE (i.created_at, i.rid) {op} (?, ?) AND {where} ORDER BY i.created_at {order}, i.rid {order} LIMIT ?) "
-    "WHERE rtrim(sid, replace(sid, ':', '')) = ? ORDER BY created_at {order}, rid {order} LIMIT ?)"
-)
-
-
-class Near(NamedTuple):
-    rid: int
-    id: str
-    created_at: str
 
 
 def search_candidates(conn: apsw.Connection, query: str, filters: Filters | None = None, n: int = 100,
@@ -260,23 +245,6 @@ def filtered_rids(conn: apsw.Connection, filters: Filters, limit: int) -> list[i
         return None
     rids = [rid for (rid,) in conn.execute(sql, args)]
     return rids if len(rids) <= limit else None
-
-
-def near(conn: apsw.Connection, anchors: list[tuple[Candidate, str]], window: int, span: int,
-         filters: Filters) -> list[list[Near]]:
-    """For each (anchor, source): up to `span` items of that source on each side of the anchor,
-    among the `window` items created just before it and the `window` just after."""
-    where, params = filters.where()
-    out: list[list[Near]] = [[] for _ in anchors]
-    for start in range(0, len(anchors), 100):  # SQLite allows 500 terms in one compound select
-        terms, args = [], []
-        for slot, (anchor, source) in enumerate(anchors[start:start + 100], start):
-            for op, order in (("<", "DESC"), (">", "ASC")):
-                terms.append(_NEAR_TERM.format(op=op, where=where, order=order))
-                args += [slot, anchor.created_at, anchor.rid, *params, window, source + ":", span]
-        for slot, *row in conn.execute(" UNION ALL ".join(terms), args):
-            out[slot].append(Near(*row))
-    return out
 
 
 def stats(conn: apsw.Connection, visible_stores: tuple[str, ...] | None = None) -> dict[str, Any]:
