@@ -79,7 +79,7 @@ def test_the_live_stream_carries_every_committed_event_in_order(daemon):
     until: dict[str, int] = {}
 
     def listen() -> None:
-        for event in listener.subscribe(timeout=5):
+        for event in listener.subscribe(timeout=10):  # idle this long: the stream ended
             got.append(event)
             if event["seq"] >= until.get("seq", event["seq"] + 1):
                 return
