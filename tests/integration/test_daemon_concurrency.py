@@ -172,3 +172,42 @@ def test_a_vector_search_with_min_seq_sees_the_write_just_answered(daemon):
         found = c.search(f"zebu{n} quokka{n} okapi{n}", mode="vector", k=3, min_seq=written["seq"])
         assert written["id"] in [i["id"] for i in found["items"]]
     c.close()
+
+
+def test_each_write_is_found_by_its_vector_while_others_write_and_rebuilds_run(daemon):
+    """Read-your-writes for the vector index, which the settler fills after the answer: with
+    min_seq a search by the text just written finds it first, whatever else is committing or
+    being rebuilt."""
+    problems: list[Any] = []
+    stop = threading.Event()
+
+    def writer(thread: int) -> None:
+        client = daemon.client()
+        n = 0
+        while not stop.is_set() or n < 40:
+            text = f"kiln {thread} batch {n} glaze {n} cone {thread}"
+            try:
+                written = client.write(title=f"stress {thread} {n}", content=text, dedup=False)
+                found = client.search(f"stress {thread} {n} {text}", mode="vector", k=5,
+                                      min_seq=written["seq"])["items"]
+                if not found or found[0]["id"] != written["id"]:
+                    problems.append(("not first", thread, n, [i["title"] for i in found]))
+            except Exception as err:  # noqa: BLE001
+                problems.append(("raised", repr(err)))
+            n += 1
+        client.close()
+
+    def rebuilder() -> None:
+        client = daemon.client()
+        try:
+            for _ in range(3):
+                client.rebuild()
+        except Exception as err:  # noqa: BLE001
+            problems.append(("rebuild raised", repr(err)))
+        finally:
+            stop.set()
+            client.close()
+
+    run_threads([rebuilder, *[lambda t=t: writer(t) for t in range(4)]])
+    assert problems == [], problems[:10]
+    assert daemon.client().verify()["ok"]
