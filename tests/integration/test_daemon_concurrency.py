@@ -71,6 +71,25 @@ def run_threads(targets: list[Callable[[], None]]) -> None:
     assert not any(t.is_alive() for t in threads), "a client thread hung"
 
 
+def rebuilds(daemon, times: int, problems: list[Any], stop: threading.Event,
+             expect_events: int | None = None) -> Callable[[], None]:
+    """A thread body: `times` rebuilds in a row (each replaying `expect_events`, if given),
+    problems noted, then `stop` set for the other threads."""
+    def run() -> None:
+        client = daemon.client()
+        try:
+            for _ in range(times):
+                replayed = client.rebuild()["events"]
+                if expect_events is not None and replayed != expect_events:
+                    problems.append(("rebuild", replayed))
+        except Exception as err:  # noqa: BLE001
+            problems.append(("rebuild raised", repr(err)))
+        finally:
+            stop.set()
+            client.close()
+    return run
+
+
 def test_many_clients_mixed_reads_and_writes(daemon):
     acked: dict[str, str] = {}
     problems: list[Any] = []
@@ -119,19 +138,7 @@ def test_queries_during_rebuilds_see_the_old_state_or_the_new_never_a_gap(daemon
                 problems.append(("raised", repr(err)))
         client.close()
 
-    def rebuilder() -> None:
-        client = daemon.client()
-        try:
-            for _ in range(10):
-                replayed = client.rebuild()["events"]
-                if replayed != events:
-                    problems.append(("rebuild", replayed))
-        except Exception as err:  # noqa: BLE001
-            problems.append(("rebuild raised", repr(err)))
-        finally:
-            stop.set()
-            client.close()
-
+    rebuilder = rebuilds(daemon, 10, problems, stop, expect_events=events)
     run_threads([rebuilder, *[lambda s=s: reader(s) for s in range(4)]])
     assert problems == [], problems[:10]
     assert c.status()["rebuilding"] is False
@@ -197,17 +204,6 @@ def test_each_write_is_found_by_its_vector_while_others_write_and_rebuilds_run(d
             n += 1
         client.close()
 
-    def rebuilder() -> None:
-        client = daemon.client()
-        try:
-            for _ in range(3):
-                client.rebuild()
-        except Exception as err:  # noqa: BLE001
-            problems.append(("rebuild raised", repr(err)))
-        finally:
-            stop.set()
-            client.close()
-
-    run_threads([rebuilder, *[lambda t=t: writer(t) for t in range(4)]])
+    run_threads([rebuilds(daemon, 3, problems, stop), *[lambda t=t: writer(t) for t in range(4)]])
     assert problems == [], problems[:10]
     assert daemon.client().verify()["ok"]
