@@ -101,7 +101,12 @@ class Settler:
 
     @staticmethod
     def _safe(fn: Callable[..., Any], *args: Any) -> None:
-        try:
-            fn(*args)
-        except Exception:  # a bug here must not stop the stream of settles
-            log.exception("settler.callback_failed")
+        call_safely(log, "settler.callback_failed", fn, *args)
+
+
+def call_safely(logger: Any, event: str, fn: Callable[..., Any], *args: Any) -> None:
+    """Run a callback of a worker thread; a bug in it is logged as `event`, never fatal."""
+    try:
+        fn(*args)
+    except Exception:
+        logger.exception(event)

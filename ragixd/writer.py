@@ -17,7 +17,7 @@ from typing import Any, Callable, Protocol, Sequence
 
 from .errors import Busy, RagixError, StoreError
 from .logs import get
-from .settler import Settler
+from .settler import Settler, call_safely
 from .store.store import GroupResult
 
 log = get("ragixd.writer")
@@ -177,7 +177,4 @@ class Writer:
 
     @staticmethod
     def _safe(fn: Callable[..., Any], *args: Any) -> None:
-        try:
-            fn(*args)
-        except Exception:
-            log.exception("writer.callback_failed")
+        call_safely(log, "writer.callback_failed", fn, *args)

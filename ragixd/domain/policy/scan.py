@@ -398,8 +398,8 @@ def _code_identifier(text: str, a: int, b: int) -> bool:
     before = text[:a].rstrip(" \t")[-1:]
     rest = text[b:b + 40].lstrip(" \t")
     after = rest[:1]
-    return (before in _CODE_BEFORE and before != "") or (after in _CODE_AFTER and after != "") \
-        or (after == ":" and rest[1:2] in ("", "\n", "\r"))
+    return (before in _CODE_BEFORE or after in _CODE_AFTER
+            or (after == ":" and rest[1:2] in ("", "\n", "\r")))
 
 
 def spaced_words(text: str) -> str:
