@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from functools import cache
 from typing import Any, Callable, Iterator
@@ -22,7 +21,6 @@ import zmq
 from . import __version__, contract
 from .config import Settings
 from .domain.trust import Caller
-from .fairqueue import FairQueue
 from .errors import (Busy, InvalidInput, ProtocolError, RagixError, Timeout, TooLarge, UnknownOp)
 from .logs import get
 from .ops import handlers, registry
@@ -30,6 +28,7 @@ from .ops.catalog import ADMIN, BY_NAME, COMMAND
 from .gate import Gate
 from .memory import Memory
 from .nowait import WouldBlock, no_waiting
+from .readers import ReaderPool
 from .replies import REPLIES, Replier, encode_answer
 from .store.projection import Projections
 from .writer import Writer
@@ -71,8 +70,7 @@ class Server:
         self._static: tuple[Settings | None, dict[str, Any]] = (None, {})
         self._positions_at: tuple[int, dict[str, int]] = (-1, {})
         self.pub: zmq.Socket | None = None
-        self.readers = ThreadPoolExecutor(max_workers=settings.readers, thread_name_prefix="ragixd-reader")
-        self._fair = FairQueue()  # what the readers run next: each client in turn
+        self.readers = ReaderPool(settings.readers)
         self.writer = Writer(memory, settings.max_group, on_commit=self._publish,
                              on_start=self._open_pub, on_exit=self._close_pub,
                              after_answers=self._answers_sent)
@@ -83,11 +81,8 @@ class Server:
         self.tick: Callable[[], None] | None = None
         self.authenticator = None
         self._loop_thread: threading.Thread | None = None
-        self._pooled = 0  # requests handed to the readers and not finished
-        self.served = {"loop": 0, "readers": 0}  # queries answered on the loop thread, pool jobs done
+        self.served_inline = 0  # queries answered on the loop thread
         self.work: dict[str, dict[str, Any]] = {}  # long ops under way (rebuild, verify): progress
-        self._pooled_lock = threading.Lock()
-        self._job = threading.local()  # on a reader: whether its job is still counted as open
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -169,7 +164,7 @@ class Server:
         for filler in self.memory.backfillers:
             filler.stop()
         self.writer.stop()
-        self.readers.shutdown(wait=True)
+        self.readers.shutdown()
         self._refuse_waiting()
         deadline = time.monotonic() + 2.0
         while time.monotonic() < deadline and self.pull.poll(50):
@@ -312,7 +307,7 @@ class Server:
         if self._may_inline(route, op, args):
             try:
                 self._query(route, req_id, op, dict(args), caller, inline=True)
-                self.served["loop"] += 1
+                self.served_inline += 1
                 return
             except WouldBlock:
                 pass  # a lock or the gate is held: run it where waiting is allowed
@@ -324,7 +319,7 @@ class Server:
         by id, which never waits behind their queue."""
         if op not in INLINE_OPS or _more(self.sockets[int(route[0])][0]):
             return False
-        if self._pooled and not (op in BY_ID_OPS and len(args.get("ids", ())) <= BY_ID_MAX):
+        if self.readers.busy and not (op in BY_ID_OPS and len(args.get("ids", ())) <= BY_ID_MAX):
             return False  # readers busy: only a lookup by id goes ahead of their queue
         if args.get("k", 0) > INLINE_MAX_K or len(args.get("query", "")) > INLINE_MAX_QUERY:
             return False
@@ -332,37 +327,8 @@ class Server:
         return op not in ("search", "recall") or mode == "fts" or self.memory.cheap_query_embedding()
 
     def _to_readers(self, fn: Callable[..., None], route: list[bytes], *args: Any) -> None:
-        """Queue work for the readers under its client (socket and peer identity): the pool
-        takes the clients' jobs in turn, each client's in order."""
-        with self._pooled_lock:
-            self._pooled += 1
-        self._fair.put((route[0], route[1]), (fn, route, args))
-        future = self.readers.submit(self._run_fair)
-        future.add_done_callback(self._reader_done)
-
-    def _run_fair(self) -> None:
-        fn, route, args = self._fair.get()
-        self._job.open = True
-        try:
-            fn(route, *args)
-        finally:
-            self._close_job()
-
-    def _reader_done(self, future: Any) -> None:
-        if future.cancelled():
-            self._count_done()  # never ran: count it here
-
-    def _close_job(self) -> None:
-        """A reader's job counts as done when its answer is handed over (or it ends without
-        one), so a client that has its answer sees it in `status` at once."""
-        if getattr(self._job, "open", False):
-            self._job.open = False
-            self._count_done()
-
-    def _count_done(self) -> None:
-        with self._pooled_lock:
-            self._pooled -= 1
-            self.served["readers"] += 1
+        """Queue work for the readers under its client (socket and peer identity)."""
+        self.readers.submit((route[0], route[1]), fn, route, *args)
 
     def _command(self, route, req_id, op, args, caller) -> None:
         if caller.trust != "full":  # visibility checks need a read: do them on a reader
@@ -519,7 +485,7 @@ class Server:
             **self._static_status(), "rebuilding": rebuilding,
             "uptime_s": round(time.time() - self.started, 3), "head_seq": self.store.head_seq,
             "projectors": positions, "queue_depth": self.writer.depth, "clients": self.clients,
-            "served": dict(self.served), "work": list(self.work.values()),
+            "served": {"loop": self.served_inline, "readers": self.readers.done}, "work": list(self.work.values()),
         }
 
     def _positions(self) -> dict[str, int]:
@@ -552,7 +518,7 @@ class Server:
             except zmq.ZMQError:
                 pass
         else:
-            self._close_job()
+            self.readers.answered()
             self.replier.send(route, payload)
 
 
