@@ -11,8 +11,10 @@ In one run, on the same ipc transport:
   share the machine's cores with the daemon); beside it, the Store's own rate in process with
   groups of 16, the largest group 16 sequential clients can form (the ceiling);
 - search p50/p99 at N items through the daemon (mode fts), against the daemon's own search op
-  called in process on the same home with the same queries (each query both ways in turn). The store is populated in process (groups of 1000 realistic
-  items from textgen) before the daemon opens it.
+  called in process on the same home with the same queries (each query both ways in turn),
+  and a bare echo round trip with a search's request and answer sizes after each pair (the
+  transport's share of the difference). The store is populated in process (groups of 1000
+  realistic items from textgen) before the daemon opens it.
 
 Usage: python bench/bench_daemon.py [--items 100000] [--n 2000] [--seconds 3]
 """
@@ -60,32 +62,47 @@ def status_sizes(client) -> tuple[int, int]:
     return len(request), len(answer)
 
 
+class Echo:
+    """A bare pyzmq echo server in its own process, answering a frame of `answer_size` bytes
+    to each frame of `request_size`; `round_trip()` times one exchange through a DEALER."""
+
+    def __init__(self, endpoint: str, request_size: int, answer_size: int) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-c", ECHO_SERVER, endpoint, str(answer_size)],
+                                     stdout=subprocess.PIPE, text=True)
+        self.proc.stdout.readline()
+        self.sock = zmq.Context.instance().socket(zmq.DEALER)
+        self.sock.setsockopt(zmq.LINGER, 0)
+        self.sock.connect(endpoint)
+        self.payload = b"r" * request_size
+
+    def round_trip(self) -> float:
+        start = time.perf_counter()
+        self.sock.send(self.payload)
+        self.sock.poll(10_000)
+        self.sock.recv()
+        return time.perf_counter() - start
+
+    def close(self) -> None:
+        self.sock.send(b"stop")
+        self.proc.wait(10)
+        self.sock.close()
+
+
 def bench_status_vs_echo(client, endpoint: str, request_size: int, answer_size: int,
                         n: int) -> tuple[dict[str, Any], dict[str, Any]]:
     """Status through ragix_client and a bare DEALER round trip to the echo server, one of
     each in turn, so that both see the same machine load."""
-    proc = subprocess.Popen([sys.executable, "-c", ECHO_SERVER, endpoint, str(answer_size)],
-                            stdout=subprocess.PIPE, text=True)
-    proc.stdout.readline()
-    sock = zmq.Context.instance().socket(zmq.DEALER)
-    sock.setsockopt(zmq.LINGER, 0)
-    sock.connect(endpoint)
-    payload = b"r" * request_size
+    echo = Echo(endpoint, request_size, answer_size)
     status_s, echo_s = [], []
     for i in range(n + 200):
         start = time.perf_counter()
         client.status()
         middle = time.perf_counter()
-        sock.send(payload)
-        sock.poll(10_000)
-        sock.recv()
-        end = time.perf_counter()
+        took = echo.round_trip()
         if i >= 200:  # the first ones warm up both connections
             status_s.append(middle - start)
-            echo_s.append(end - middle)
-    sock.send(b"stop")
-    proc.wait(10)
-    sock.close()
+            echo_s.append(took)
+    echo.close()
     return percentiles(status_s), percentiles(echo_s)
 
 
@@ -192,14 +209,19 @@ def search_queries(n: int) -> list[str]:
     return [gen.query(1 + i % 3) for i in range(n)]
 
 
-def bench_search(client, search_in_process, queries: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
+def bench_search(client, search_in_process, queries: list[str],
+                 echo: Echo) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
     """Each query through the daemon and in process on the same store, in turn, the daemon
     first for every other query: whichever runs a new query first reads its pages into the
-    page cache for the other (with the daemon always first, it measured ~15 % slower)."""
+    page cache for the other (with the daemon always first, it measured ~15 % slower). After
+    each pair, a bare echo round trip with a search's request and answer sizes: the transport
+    alone, its server idle for as long as the daemon was (waking an idle process costs more
+    than answering a busy one)."""
     for q in queries[:50]:
         client.search(q, k=10, mode="fts")
         search_in_process(q)
-    daemon_s, local_s = [], []
+        echo.round_trip()
+    daemon_s, local_s, echo_s = [], [], []
 
     def through(q: str) -> None:
         start = time.perf_counter()
@@ -214,7 +236,8 @@ def bench_search(client, search_in_process, queries: list[str]) -> tuple[dict[st
     for i, q in enumerate(queries):
         for run in ((through, local) if i % 2 == 0 else (local, through)):
             run(q)
-    return percentiles(daemon_s), percentiles(local_s)
+        echo_s.append(echo.round_trip())
+    return percentiles(daemon_s), percentiles(local_s), percentiles(echo_s)
 
 
 def in_process_search(home: Path):
@@ -249,14 +272,31 @@ def run_search(work: Path, items: int, n_queries: int,
     daemon = Daemon(home).start(timeout=300)
     client = daemon.client()
     search, close = in_process_search(home)  # a second, read-only use of the daemon's home
+    queries = search_queries(n_queries)
+    request_size, answer_size = search_sizes(search, queries)
+    echo = Echo(f"ipc://{work / 'search-echo.sock'}", request_size, answer_size)
     progress("search through the daemon and in process")
-    through, in_process = bench_search(client, search, search_queries(n_queries))
+    through, in_process, bare = bench_search(client, search, queries, echo)
+    echo.close()
     close()
     client.close()
     daemon.stop()
     return populate_s, {"daemon": through, "in_process": in_process,
                         "ratio_p50": ratio(through, in_process),
-                        "ratio_p99": ratio(through, in_process, "p99_ms")}
+                        "ratio_p99": ratio(through, in_process, "p99_ms"),
+                        "daemon_minus_in_process_p50_ms": round(through["p50_ms"] - in_process["p50_ms"], 4),
+                        "bare_echo_same_sizes": {**bare, "request_bytes": request_size,
+                                                 "answer_bytes": answer_size}}
+
+
+def search_sizes(search, queries: list[str]) -> tuple[int, int]:
+    """Median bytes of a search request and of its answer, as they travel."""
+    sizes = []
+    for q in queries[:50]:
+        request = {"v": 1, "id": 1, "op": "search", "args": {"query": q, "k": 10, "mode": "fts"}}
+        answer = {"v": 1, "id": 1, "ok": True, "result": search(q)}
+        sizes.append((len(msgpack.packb(request, use_bin_type=True)), len(msgpack.packb(answer, use_bin_type=True))))
+    return sorted(s[0] for s in sizes)[len(sizes) // 2], sorted(s[1] for s in sizes)[len(sizes) // 2]
 
 
 def ratio(a: dict[str, Any], b: dict[str, Any], key: str = "p50_ms") -> float:
