@@ -216,6 +216,13 @@ def main() -> None:
         "rules": {"secret": sum(r.kind == "secret" for r in policy.rules),
                   "injection": sum(r.kind == "injection" for r in policy.rules)},
     }
+    got = result["policy"]
+    result["targets"] = {
+        "secrets_blocked_ge_95pct": got["secret_block_rate"] >= 0.95,
+        "injections_blocked_ge_90pct": got["injection_block_rate"] >= 0.90,
+        "benign_blocked_le_2pct": got["benign_fp_rate"] <= 0.02,
+        "check_le_50_us_per_kb": timing["policy_us_per_kb"] <= 50,
+    }
     json.dump(result, sys.stdout, indent=2)
     sys.stdout.write("\n")
 
