@@ -1,6 +1,7 @@
 """Secrecy tiers for export: replace infrastructure details with typed placeholders.
 
-Owns `redact_text` and `redact_item` (the patterns they use live in redact_patterns); it
+Owns `redact_text` and `redact_item` (the patterns they use live in redact_patterns, what
+counts as a host, port, address or path in redact_tokens); it
 never reads or writes anything and never changes an item's timestamps, tier/type/store,
 validation or counters. An item id is kept unless it would
 itself leak at the tier (see *Item ids*).
@@ -68,7 +69,6 @@ from __future__ import annotations
 import copy
 import hashlib
 import hmac
-import ipaddress
 import re
 import secrets
 from collections.abc import Callable, Iterable, Mapping
@@ -78,6 +78,8 @@ from ..errors import InvalidInput
 from .encoding import content_hash
 from .ids import is_item_id
 from .item import LINK_RELS, SOURCE_KINDS
+from .redact_tokens import (is_file_name, is_hostname, is_ip, is_port, looks_like_path,
+                            split_hostport, strip_trailing)
 from .redact_patterns import (  # noqa: F401 (some are this module's API too)
     TIERS, KINDS, PH, PLACEHOLDER_RE, ID_FIELDS, KEPT_FIELDS, FILE_EXTS, DOTFILES, KEY_FILES,
     STRONG_SUFFIXES, WEAK_SUFFIXES, LABEL_RE, HAS_LETTER, URL_RE, EMAIL_RE, IPV6_RE, IPV4_RE,
@@ -90,61 +92,12 @@ from .redact_patterns import (  # noqa: F401 (some are this module's API too)
 # for the daemon's lifetime (every page of one export), and no one outside can recompute it
 # to confirm a guessed id.
 _PROCESS_ID_KEY = secrets.token_bytes(32)
-_HOME_RE = re.compile(r"~[\w.\-]*/|\$\{?[A-Za-z_]\w*\}?/")
-_TRAILING = ".,;:!?*'\""
 
 
 def check_tier(tier: Any) -> str:
     if tier not in TIERS:
         raise InvalidInput("tier", f"must be one of {', '.join(TIERS)}; got {tier!r:.40}")
     return tier
-
-
-def _is_port(number: str) -> bool:
-    return 0 < int(number) <= 65535
-
-
-def _is_file_name(labels: list[str]) -> bool:
-    return len(labels) >= 2 and bool(labels[0]) and labels[-1].lower() in FILE_EXTS
-
-
-def is_hostname(labels: list[str], port: bool = False) -> bool:
-    """Whether dotted labels name a host by the module's rules (`port`: one follows)."""
-    suffix = labels[-1].lower()
-    if len(labels) < 2 or not suffix.isascii() or not suffix.isalpha() or suffix in FILE_EXTS:
-        return False
-    if not all(LABEL_RE.fullmatch(label) for label in labels) or "_" in suffix:
-        return False
-    if all(len(label) == 1 for label in labels):
-        return False
-    numbered = [any(ch.isdigit() for ch in label) or "-" in label for label in labels[:-1]]
-    if port or suffix in STRONG_SUFFIXES:
-        return True
-    if suffix in WEAK_SUFFIXES:
-        return len(labels) >= 3 or numbered[0]
-    return len(labels) >= 3 and any(numbered)
-
-
-def _strip_trailing(text: str) -> tuple[str, str]:
-    """Split sentence punctuation (and an unbalanced ")") off the end of a URL or path."""
-    opened, closed = text.count("("), text.count(")")
-    end = len(text)
-    while end:
-        ch = text[end - 1]
-        if ch in _TRAILING or (ch == ")" and closed > opened):
-            closed -= ch == ")"
-            end -= 1
-        else:
-            break
-    return text[:end], text[end:]
-
-
-def _is_ip(text: str) -> bool:
-    try:
-        ipaddress.ip_address(text.split("%", 1)[0])
-    except ValueError:
-        return False
-    return True
 
 
 class Redactor:
@@ -240,13 +193,13 @@ class Redactor:
         return self.item_id(m.group(0))
 
     def _url(self, m: re.Match[str]) -> str:
-        rest, trailing = _strip_trailing(m.group(2))
+        rest, trailing = strip_trailing(m.group(2))
         cut = min((i for i in (rest.find(c) for c in "/?#") if i >= 0), default=len(rest))
         authority, tail = rest[:cut], rest[cut:]
         user, at, hostport = authority.rpartition("@")
         if at and self.tier == "S0" and not PLACEHOLDER_RE.fullmatch(user):
             user = self.token("USER", user)
-        host, port = _split_hostport(hostport)
+        host, port = split_hostport(hostport)
         out = m.group(1) + "://" + user + at + self._url_host(host)
         if port is not None:
             out += ":" + (self.token("PORT", port) if port.isdigit() else port)
@@ -258,7 +211,7 @@ class Redactor:
         if not host or PLACEHOLDER_RE.fullmatch(host):
             return host
         bare = host[1:-1] if host.startswith("[") and host.endswith("]") else host
-        return self.token("IP", bare) if _is_ip(bare) else self.token("HOST", host)
+        return self.token("IP", bare) if is_ip(bare) else self.token("HOST", host)
 
     def _email(self, m: re.Match[str]) -> str:
         out = self.token("EMAIL", m.group(1))
@@ -266,17 +219,17 @@ class Redactor:
 
     def _ipv6(self, m: re.Match[str]) -> str:
         address = m.group(1) or m.group(3)
-        if not any(ch.isdigit() for ch in address) or not _is_ip(address) or ":" not in address:
+        if not any(ch.isdigit() for ch in address) or not is_ip(address) or ":" not in address:
             return m.group(0)
         out = self.token("IP", address)
         if m.group(2):
-            out += ":" + (self.token("PORT", m.group(2)) if _is_port(m.group(2)) else m.group(2))
+            out += ":" + (self.token("PORT", m.group(2)) if is_port(m.group(2)) else m.group(2))
         return out
 
     def _ipv4(self, m: re.Match[str]) -> str:
         out = self.token("IP", m.group(1))
         port = m.group(2)
-        return out + ":" + (self.token("PORT", port) if _is_port(port) else port) if port else out
+        return out + ":" + (self.token("PORT", port) if is_port(port) else port) if port else out
 
     def _hash(self, m: re.Match[str]) -> str:
         hexes = m.group(1)
@@ -285,19 +238,19 @@ class Redactor:
         return self.token("HASH", m.group(0))
 
     def _path(self, m: re.Match[str]) -> str:
-        path, trailing = _strip_trailing(m.group(0))
+        path, trailing = strip_trailing(m.group(0))
         port = PORT_PREFIX.match(path) if m.string[m.start() - 1: m.start()] == ":" else None
         if port:  # db01:8443/srv/x: the number is the host's port, left to the port rules
             rest = path[port.end():]
-            if HAS_LETTER.search(rest) and _looks_like_path(rest):
+            if HAS_LETTER.search(rest) and looks_like_path(rest):
                 return port.group(0) + self.token("PATH", rest) + trailing
             return m.group(0)
-        if not HAS_LETTER.search(path) or not _looks_like_path(path):
+        if not HAS_LETTER.search(path) or not looks_like_path(path):
             return m.group(0)
         return self.token("PATH", path) + trailing
 
     def _after_host(self, m: re.Match[str]) -> str:
-        path, trailing = _strip_trailing(m.group(2))
+        path, trailing = strip_trailing(m.group(2))
         if not HAS_LETTER.search(PLACEHOLDER_RE.sub("", path)):
             return m.group(0)
         return m.group(1) + self.token("PATH", path) + trailing
@@ -314,10 +267,10 @@ class Redactor:
         lead = token[: len(token) - len(token.lstrip("-"))]
         tail = token[len(lead) + len(core):]
         after = "" if port is None else ":" + port
-        if self.tier == "S0" and _is_file_name(labels):
+        if self.tier == "S0" and is_file_name(labels):
             return lead + self.token("FILE", core) + tail + after
         called = port is None and m.string.startswith("(", m.end())
-        if called or not is_hostname(labels, port=port is not None and _is_port(port)):
+        if called or not is_hostname(labels, port=port is not None and is_port(port)):
             return m.group(0)
         if port is not None:
             after = ":" + self.token("PORT", port)
@@ -337,7 +290,7 @@ class Redactor:
 
     def _port_flag(self, m: re.Match[str]) -> str:
         ip, port, inner = m.group(1), m.group(2), m.group(3)
-        if not _is_port(port) or (inner is not None and not _is_port(inner)):
+        if not is_port(port) or (inner is not None and not is_port(inner)):
             return m.group(0)
         flag = m.group(0)[: m.start(1) - m.start(0)]
         out = flag + ip + self.token("PORT", port)
@@ -345,11 +298,11 @@ class Redactor:
 
     def _forward(self, m: re.Match[str]) -> str:
         port = m.group(2)
-        return m.group(1) + self.token("PORT", port) if _is_port(port) else m.group(0)
+        return m.group(1) + self.token("PORT", port) if is_port(port) else m.group(0)
 
     def _bare_port(self, m: re.Match[str]) -> str:
         port = m.group(1)
-        return ":" + self.token("PORT", port) if _is_port(port) else m.group(0)
+        return ":" + self.token("PORT", port) if is_port(port) else m.group(0)
 
     def _label_port(self, m: re.Match[str]) -> str:
         label, port = m.group(1), m.group(2)
@@ -358,13 +311,13 @@ class Redactor:
             strong = not label.startswith(("[PATH", "[FILE"))
         else:
             strong = label.lower() == "localhost" or "-" in label or any(c.isdigit() for c in label)
-        if not _is_port(port) or not (strong or int(port) >= 1024):
+        if not is_port(port) or not (strong or int(port) >= 1024):
             return m.group(0)
         return label + ":" + self.token("PORT", port)
 
     def _port_list(self, m: re.Match[str]) -> str:
         def one(d: re.Match[str]) -> str:
-            return self.token("PORT", d.group(0)) if _is_port(d.group(0)) else d.group(0)
+            return self.token("PORT", d.group(0)) if is_port(d.group(0)) else d.group(0)
 
         start = m.start(1) - m.start(0) if m.re is PORT_WORD_RE else 0
         text = m.group(0)
@@ -378,27 +331,6 @@ class Redactor:
 
 
 _S2_ID_CHECK = Redactor("S2", ids=False)
-
-
-def _split_hostport(hostport: str) -> tuple[str, str | None]:
-    if hostport.startswith("["):
-        close = hostport.find("]")
-        rest = hostport[close + 1:] if close >= 0 else ""
-        if close >= 0 and (not rest or rest.startswith(":")):
-            return hostport[: close + 1], rest[1:] if rest else None
-        return hostport, None
-    host, colon, port = hostport.rpartition(":")
-    if colon and (port.isdigit() or PLACEHOLDER_RE.fullmatch(port)):
-        return host, port
-    return hostport, None
-
-
-def _looks_like_path(path: str) -> bool:
-    # Drive and UNC paths come from their own alternatives; ":" cannot occur in a POSIX match.
-    if path[1:2] == ":" or path.startswith(("\\\\", "/", "./", "../")) or _HOME_RE.match(path):
-        return True
-    last = path.rstrip("/").rsplit("/", 1)[-1]
-    return len(SLASHES.findall(path.rstrip("/"))) >= 2 or _is_file_name(last.split("."))
 
 
 def _entity_pattern(entities: Iterable[Any]) -> re.Pattern[str] | None:

@@ -1,0 +1,87 @@
+"""What a token is, for redaction: host names, ports, IP addresses, file names and paths.
+
+Pure predicates and splitters over strings, used by the Redactor's passes (redact.py, whose
+docstring states the rules in full). A host name is two or more DNS labels whose last label
+is alphabetic, with a suffix strong enough (or a port, or numbered labels) to tell it from a
+version number, a file name or a code attribute chain.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+
+from .redact_patterns import (FILE_EXTS, LABEL_RE, PLACEHOLDER_RE, SLASHES, STRONG_SUFFIXES,
+                              WEAK_SUFFIXES)
+
+_HOME_RE = re.compile(r"~[\w.\-]*/|\$\{?[A-Za-z_]\w*\}?/")
+_TRAILING = ".,;:!?*'\""
+
+
+def is_port(number: str) -> bool:
+    return 0 < int(number) <= 65535
+
+
+def is_file_name(labels: list[str]) -> bool:
+    return len(labels) >= 2 and bool(labels[0]) and labels[-1].lower() in FILE_EXTS
+
+
+def is_hostname(labels: list[str], port: bool = False) -> bool:
+    """Whether dotted labels name a host by the rules in redact.py's docstring (`port`: one
+    follows)."""
+    suffix = labels[-1].lower()
+    if len(labels) < 2 or not suffix.isascii() or not suffix.isalpha() or suffix in FILE_EXTS:
+        return False
+    if not all(LABEL_RE.fullmatch(label) for label in labels) or "_" in suffix:
+        return False
+    if all(len(label) == 1 for label in labels):
+        return False
+    numbered = [any(ch.isdigit() for ch in label) or "-" in label for label in labels[:-1]]
+    if port or suffix in STRONG_SUFFIXES:
+        return True
+    if suffix in WEAK_SUFFIXES:
+        return len(labels) >= 3 or numbered[0]
+    return len(labels) >= 3 and any(numbered)
+
+
+def strip_trailing(text: str) -> tuple[str, str]:
+    """Split sentence punctuation (and an unbalanced ")") off the end of a URL or path."""
+    opened, closed = text.count("("), text.count(")")
+    end = len(text)
+    while end:
+        ch = text[end - 1]
+        if ch in _TRAILING or (ch == ")" and closed > opened):
+            closed -= ch == ")"
+            end -= 1
+        else:
+            break
+    return text[:end], text[end:]
+
+
+def is_ip(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text.split("%", 1)[0])
+    except ValueError:
+        return False
+    return True
+
+
+def split_hostport(hostport: str) -> tuple[str, str | None]:
+    if hostport.startswith("["):
+        close = hostport.find("]")
+        rest = hostport[close + 1:] if close >= 0 else ""
+        if close >= 0 and (not rest or rest.startswith(":")):
+            return hostport[: close + 1], rest[1:] if rest else None
+        return hostport, None
+    host, colon, port = hostport.rpartition(":")
+    if colon and (port.isdigit() or PLACEHOLDER_RE.fullmatch(port)):
+        return host, port
+    return hostport, None
+
+
+def looks_like_path(path: str) -> bool:
+    # Drive and UNC paths come from their own alternatives; ":" cannot occur in a POSIX match.
+    if path[1:2] == ":" or path.startswith(("\\\\", "/", "./", "../")) or _HOME_RE.match(path):
+        return True
+    last = path.rstrip("/").rsplit("/", 1)[-1]
+    return len(SLASHES.findall(path.rstrip("/"))) >= 2 or is_file_name(last.split("."))
