@@ -23,6 +23,8 @@ STRUCTURE = "structure"
 PROVENANCE = "provenance"
 KINDS = (SECRET, INJECTION, STRUCTURE, PROVENANCE)
 VIEWS = ("", "text", "lower", "prose", "long")
+# Keys and tokens are at least this long: shorter words never need the secret scan.
+LONG_TOKEN = 16
 
 
 @dataclass(frozen=True)

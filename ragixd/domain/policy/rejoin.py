@@ -1,0 +1,162 @@
+"""Views of a text that undo a split meant to slip past the rules: a key broken by a line
+break (`joined_lines`), and words joined by punctuation or underscores (`spaced_words`).
+
+Each returns "" when the text has nothing to undo, so most texts cost one byte-class pass.
+The scan (scan.py) reads these views with the rules that can fire on them only: the
+distinctive secret shapes (JOINABLE_RULES) on joined lines, the injection rules on spaced
+words. Pure functions of the text, no state.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from .assignments import PASSWORD_KEYWORDS
+from .providers import PROVIDER_TOKENS
+from .rules import LONG_TOKEN
+from .secret_rules import strip_public_blocks
+
+# The secret rules whose shapes are distinctive enough to read across a joined line break:
+# prefixed provider keys, URLs with credentials and password assignments. The generic ones
+# (high-entropy tokens, token assignments) would see two ordinary lines as one token.
+JOINABLE_RULES = frozenset({f"secret.{row[0]}" for row in PROVIDER_TOKENS}
+                           | {"secret.url_credentials", "secret.password_assignment"})
+# One line break, optionally with spaces or tabs around it, between two token characters.
+# The regex starts with the line break, a literal the regex engine skips to (a look-behind
+# at every position costs ~5x more); the character before the break is tested apart.
+_BREAK = re.compile(r"\n[ \t]*(?=[A-Za-z0-9_+/=\-])")
+_TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+/=-")
+# A break is worth joining when the join could complete what a rule of JOINABLE_RULES reads:
+# a key (the runs of key characters on both sides make LONG_TOKEN or more with a digit), a
+# URL with credentials (a "://" before the break and an "@" around it) or a password
+# assignment (a password word earlier on the line). Wrapped prose and code lines
+# (`…the\nend`, `x = f(a)\ny = 2`) are not joined, which keeps the view small.
+_KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+/-")
+_KEY_CLASSES = bytes(0x6B if chr(c) in _KEY_CHARS else 0x20 for c in range(256))
+_DIGIT_CLASSES = bytes(0x64 if chr(c) in "0123456789" else 0x20 for c in range(256))
+_REACH = 256  # characters looked at on each side of a break
+
+
+def _worth_joining(text: str, keys: bytes, digits: bytes, a: int, b: int, password_words: tuple[str, ...]) -> bool:
+    left = keys.rfind(b" ", max(0, a - _REACH), a) + 1
+    right = keys.find(b" ", b, b + _REACH)
+    right = min(len(text), b + _REACH) if right == -1 else right
+    if (a - left) + (right - b) >= LONG_TOKEN and (b"d" in digits[left:a] or b"d" in digits[b:right]):
+        return True
+    line = text.rfind("\n", max(0, a - _REACH), a) + 1
+    if text.find("://", line, a) != -1 and text.find("@", line, b + _REACH) != -1:
+        return True
+    if password_words:
+        before = text[line:a].lower()
+        return any(word in before for word in password_words)
+    return False
+
+
+def joined_lines(text: str) -> str:
+    """The lines around each line break that splits a key-looking run, with those breaks
+    removed (`AKIA…\n…` -> `AKIA……`), one block a line; "" when there is none. Tags are
+    joined by line breaks when scanned, so a key split across tags reads whole here too."""
+    if "\n" not in text:
+        return ""
+    breaks = _BREAK.finditer(text)
+    first = next(breaks, None)
+    if first is None:
+        return ""
+    text = strip_public_blocks(text)  # public keys and certificates: random, wrapped, not secret
+    if text is not first.string:
+        breaks = _BREAK.finditer(text)
+    else:
+        breaks = itertools.chain((first,), breaks)
+    cuts: list[tuple[int, int]] = []
+    raw = text.encode("ascii", "replace")  # one byte per character: positions are the text's
+    keys, digits = raw.translate(_KEY_CLASSES), raw.translate(_DIGIT_CLASSES)
+    lower = text.lower()
+    password_words = tuple(w for w in PASSWORD_KEYWORDS if w in lower)
+    always = bool(password_words) or "://" in text  # else a break needs a digit near it
+    for m in breaks:
+        a, b = m.span()
+        while a > 0 and text[a - 1] in " \t\r":
+            a -= 1
+        if not a or text[a - 1] not in _TOKEN_CHARS:
+            continue
+        if (always or b"d" in digits[max(0, a - _REACH):b + _REACH]) and _worth_joining(
+                text, keys, digits, a, b, password_words):
+            cuts.append((a, b))
+    if not cuts:
+        return ""
+    blocks: list[str] = []
+    pieces: list[str] = []
+    block_end = pos = -1
+    for a, b in cuts:
+        line_start = text.rfind("\n", 0, a) + 1
+        if pieces and line_start > block_end:  # a new block: close the previous one
+            blocks.append("".join(pieces) + text[pos:block_end])
+            pieces = []
+        if not pieces:
+            pos = line_start
+        pieces.append(text[pos:a])
+        pos = b
+        block_end = text.find("\n", b)
+        if block_end == -1:
+            block_end = len(text)
+    blocks.append("".join(pieces) + text[pos:block_end])
+    return "\n".join(blocks)
+
+
+# Letters joined by these (`ignore-all-previous-instructions`, `ignore.all.previous…`,
+# `ignore_all_previous_instructions`) read as words separated by spaces for the injection rules.
+_WORD_JOINER = re.compile(r"(?<=[A-Za-z])[\-./](?=[A-Za-z])")
+# Three words or more joined so, found in the text's bytes with every ASCII letter read as
+# "a" and every joiner as "-" (one C-level pass; a regex over the text itself is ~10x slower).
+_WORD_CLASSES = bytes(0x61 if chr(c).isascii() and chr(c).isalpha() else 0x2D if chr(c) in "-./_" else 0x20
+                      for c in range(256))
+_JOINED_CHAIN = re.compile(rb"a-a+-a")
+_CHAIN_CONTEXT = (80, 120)  # characters kept before and after a chain, on its line
+# Underscores also join the words of code identifiers (`ignore_previous_rules=False`): a chain
+# with one is read as words only where it stands as prose, not touching code punctuation.
+_CODE_BEFORE = frozenset(".=(,[`'\"")
+_CODE_AFTER = frozenset("(=[`'\"")
+
+
+def _code_identifier(text: str, a: int, b: int) -> bool:
+    """Does the underscore chain text[a:b] stand as an identifier in code (an assignment, a
+    call, an argument, an attribute path, a quoted name, a `def …:` or `if …:` line)?"""
+    if "." in text[a:b]:
+        return True  # an attribute path: `cfg.ignore_previous_rules`
+    before = text[:a].rstrip(" \t")[-1:]
+    rest = text[b:b + 40].lstrip(" \t")
+    after = rest[:1]
+    return (before in _CODE_BEFORE or after in _CODE_AFTER
+            or (after == ":" and rest[1:2] in ("", "\n", "\r")))
+
+
+def spaced_words(text: str) -> str:
+    """Each run of three or more words joined by `-`, `.`, `/` or `_`, with its context on its
+    line (a phrase rule needs what leads to the words and what follows them), the joiners read
+    as spaces, one a line; "" when there is none."""
+    # One byte per character (non-ASCII ones read "?"), so positions are the text's.
+    classes = text.encode("ascii", "replace").translate(_WORD_CLASSES)
+    chain = _JOINED_CHAIN.search(classes)
+    if chain is None:
+        return ""
+    before, after = _CHAIN_CONTEXT
+    windows: list[tuple[int, int]] = []
+    source = text
+    while chain is not None:
+        a, b = chain.span()
+        while b < len(classes) and classes[b] in b"a-":  # the rest of the chain
+            b += 1
+        chain = _JOINED_CHAIN.search(classes, b)
+        if "_" in text[a:b]:
+            if _code_identifier(text, a, b):
+                continue
+            source = source[:a] + source[a:b].replace("_", " ") + source[b:]  # same length
+        lo = max(a - before, text.rfind("\n", max(0, a - before), a) + 1)
+        line_end = text.find("\n", b, b + after)
+        hi = min(len(text), b + after) if line_end == -1 else line_end
+        if windows and lo <= windows[-1][1]:
+            windows[-1] = (windows[-1][0], hi)
+        else:
+            windows.append((lo, hi))
+    return _WORD_JOINER.sub(" ", "\n".join(source[lo:hi] for lo, hi in windows))
