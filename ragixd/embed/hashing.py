@@ -47,6 +47,9 @@ class HashEmbedder:
     # percentile), a question 0.36-0.69 against its best neighbour. Search drops such
     # neighbours instead of presenting the nearest of nothing as a hit.
     min_similarity = 0.2
+    # Its weight in hybrid fusion: its neighbours are mostly the full-text hits again, plus
+    # typo- and inflection-tolerant ones; a learned model's count for more (hybrid.py).
+    fusion_weight = 0.5
 
     def __init__(self, dimension: int = DEFAULT_DIMENSION) -> None:
         if dimension < 8:

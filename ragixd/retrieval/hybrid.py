@@ -33,6 +33,8 @@ MODES = ("fts", "vector", "hybrid")
 # from the index and widening f16), so at most ~14 ms, where the approximate index searched
 # 16x deeper and filtered after costs ~35 ms at 100k items and still misses most of them.
 EXACT_MAX = 2000
+# The vector list's weight for an embedder that names none: a learned sentence model.
+MODEL_VECTOR_WEIGHT = 0.75
 
 
 @dataclass(frozen=True)
@@ -40,7 +42,11 @@ class RecallConfig:
     fusion: str = "blend"        # "blend" (normalised scores) or "rrf" (reciprocal ranks)
     rrf_k: float = 60.0
     w_fts: float = 1.0           # weight of the full-text list in the fusion
-    w_vector: float = 0.5        # weight of the vector list in the fusion
+    # Weight of the vector list in the fusion; None: the embedder's own (`fusion_weight`: 0.5
+    # for the hash embedder, MODEL_VECTOR_WEIGHT for a learned model, whose neighbours are
+    # worth more: onnx hybrid measured R@10 0.746 / 0.750 / 0.737 on LoCoMo and nDCG@10 0.777 /
+    # 0.786 / 0.791 on BEIR at 0.5 / 0.75 / 1.0).
+    w_vector: float | None = None
     candidates: int = 100        # candidates taken from each source (at least 4 × k)
     # Full-text candidates are the items holding every query word when there are at least
     # this many times k of them (a cheap intersection), else the best holding any word;
@@ -141,6 +147,12 @@ class HybridSearch:
         top = ranked[:k]
         items = queries.items_by_rid(conn, [h.rid for h in top])
         return [Hit(items[h.rid], h.score, h.signals()) for h in top if h.rid in items], used
+
+    def vector_weight(self) -> float:
+        """The vector list's weight in the fusion: the config's, else the embedder's own."""
+        if self.config.w_vector is not None:
+            return self.config.w_vector
+        return float(getattr(self.embedder, "fusion_weight", MODEL_VECTOR_WEIGHT))
 
     def close(self) -> None:
         """Stop the side threads."""
@@ -249,7 +261,7 @@ class HybridSearch:
     def _fuse(self, lexical: list[tuple[Candidate, float]],
               semantic: list[tuple[Candidate, float]]) -> dict[int, float]:
         c = self.config
-        lists = [(lexical, c.w_fts, True), (semantic, c.w_vector, False)]
+        lists = [(lexical, c.w_fts, True), (semantic, self.vector_weight(), False)]
         lists = [(hits, w, ratio) for hits, w, ratio in lists if hits]
         if not lists:
             return {}

@@ -213,3 +213,24 @@ def test_a_home_of_an_older_hash_version_back_fills_the_new_one(tmp_path, monkey
         assert ids_for(m, "postgres vacuum")[0]
     finally:
         m.close()
+
+
+def test_vector_weight_is_the_embedders_own_unless_the_config_sets_one():
+    from ragixd.embed.hashing import HashEmbedder
+    from ragixd.retrieval.hybrid import MODEL_VECTOR_WEIGHT, HybridSearch, RecallConfig
+
+    class Model:  # a learned embedder names no weight of its own
+        model_name, dimension = "model", 4
+
+    searches = []
+    try:
+        for config, embedder, expected in ((RecallConfig(), HashEmbedder(), 0.5),
+                                           (RecallConfig(), Model(), MODEL_VECTOR_WEIGHT),
+                                           (RecallConfig(w_vector=1.25), HashEmbedder(), 1.25),
+                                           (RecallConfig.from_mapping({"w_vector": 0.3}), Model(), 0.3)):
+            searches.append(HybridSearch(config, None, embedder))
+            assert searches[-1].vector_weight() == expected
+    finally:
+        for s in searches:
+            s.close()
+    assert MODEL_VECTOR_WEIGHT > 0.5  # a learned model's neighbours count for more than hashed words'
