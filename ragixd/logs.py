@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 import sys
+from collections.abc import Callable
+from typing import Any
 
 import structlog
 
@@ -26,6 +28,14 @@ def configure(level: str = "info", json: bool | None = None) -> None:
         logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
         cache_logger_on_first_use=False,
     )
+
+
+def call_safely(logger: Any, event: str, fn: Callable[..., Any], *args: Any) -> None:
+    """Run a callback of a worker thread; a bug in it is logged as `event`, never fatal."""
+    try:
+        fn(*args)
+    except Exception:
+        logger.exception(event)
 
 
 def get(name: str = "ragixd"):

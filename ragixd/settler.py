@@ -15,7 +15,7 @@ import queue
 import threading
 from typing import Any, Callable
 
-from .logs import get
+from .logs import call_safely, get
 
 log = get("ragixd.settler")
 
@@ -102,11 +102,3 @@ class Settler:
     @staticmethod
     def _safe(fn: Callable[..., Any], *args: Any) -> None:
         call_safely(log, "settler.callback_failed", fn, *args)
-
-
-def call_safely(logger: Any, event: str, fn: Callable[..., Any], *args: Any) -> None:
-    """Run a callback of a worker thread; a bug in it is logged as `event`, never fatal."""
-    try:
-        fn(*args)
-    except Exception:
-        logger.exception(event)

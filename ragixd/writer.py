@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Protocol, Sequence
 
 from .errors import Busy, RagixError, StoreError
-from .logs import get
-from .settler import Settler, call_safely
+from .logs import call_safely, get
+from .settler import Settler
 from .store.store import GroupResult
 
 log = get("ragixd.writer")

@@ -129,9 +129,11 @@ def changed_values(before: MemoryItem, after: MemoryItem) -> tuple[tuple[str, ..
             columns.append(_COLUMN_OF.get(name, name))
             write = _WRITE.get(name)
             values.append(write(value) if write else value)
-            if name == "provenance" and source_key(value.source_id) != source_key(old[name].source_id):
-                columns.append("source_key")
-                values.append(source_key(value.source_id))
+            if name == "provenance":
+                key = source_key(value.source_id)
+                if key != source_key(old[name].source_id):
+                    columns.append("source_key")
+                    values.append(key)
     return tuple(columns), values
 
 
