@@ -234,8 +234,12 @@ def index_worker(kind: str, threads: str, conn) -> None:
 
         def search(q: np.ndarray, k: int) -> list[int]:
             return [int(x) for x in idx.search(q, k).keys]
+    def tune(ef: int) -> None:
+        if hasattr(raw(), "expansion_search"):  # our index is a flat table up to 10k vectors
+            raw().expansion_search = ef
+
     gc.collect()
-    conn.send(("ready", _rss_kb(), raw().hardware_acceleration))
+    conn.send(("ready", _rss_kb(), Index(**PARAMS).hardware_acceleration))
     while True:
         msg = conn.recv()
         op = msg[0]
@@ -250,7 +254,7 @@ def index_worker(kind: str, threads: str, conn) -> None:
             conn.send((_rss_kb(), int(raw().memory_usage), len(raw())))
         elif op == "search":
             _, ef, queries, k, reps = msg
-            raw().expansion_search = ef
+            tune(ef)
             for q in queries[: min(20, len(queries))]:  # warm-up
                 search(q, k)
             keys, lat = [], [[] for _ in queries]
@@ -261,7 +265,7 @@ def index_worker(kind: str, threads: str, conn) -> None:
                     lat[i].append(time.perf_counter() - t)
                     if rep == 0:
                         keys.append(found)
-            raw().expansion_search = WRAPPER_EXPANSION_SEARCH
+            tune(WRAPPER_EXPANSION_SEARCH)
             conn.send((keys, lat))
         elif op == "exit":
             conn.send("bye")

@@ -1,4 +1,10 @@
-"""A per-model approximate nearest-neighbour index over item vectors (usearch HNSW).
+"""A per-model nearest-neighbour index over item vectors: a flat table, then a usearch HNSW graph.
+
+Up to EXACT_BELOW vectors (most personal stores) the vectors sit in a flat table searched
+exactly (flat.py): no graph to build, so an insert is a row copy. The add that takes the index
+past that size builds the HNSW graph from the table in one batch (~3-4 s for 10k vectors, on the
+thread that adds; searches go on over the table meanwhile), and from then on every insert goes
+into the graph.
 
 Owns one index file and its sidecar: integer keys (item row ids) to unit vectors, cosine
 similarity search with an exclusion set, and checkpoints that are written atomically and
@@ -7,7 +13,8 @@ file is missing, damaged, or from another model, `load()` returns None and the c
 it from the store, replaying only events after the checkpoint seq it returns otherwise.
 
 Thread safety: one lock serialises every call on the in-memory index, so readers may search
-while one writer adds. Searches take it through `nowait.holding`: a search running on the
+while one writer adds; a second lock serialises the changes (add, remove, load, clear), so that
+the graph can be built outside the first. Searches take it through `nowait.holding`: a search running on the
 server's loop thread gives way (WouldBlock) rather than wait behind a long batch add or a
 checkpoint's in-memory copy, and the server runs it again on a reader thread.
 """
@@ -27,16 +34,19 @@ from usearch.index import Index
 
 from ragixd.errors import StoreError
 from ragixd.nowait import holding
+from ragixd.vectors.flat import MAGIC as FLAT_MAGIC
+from ragixd.vectors.flat import FlatVectors
 
 SIDECAR_FORMAT = 1
-# Up to this many vectors a search compares the query with every one (~1.5 ms at 10k here).
+# Up to this many vectors they are kept in a flat table and a search compares the query with
+# every one (~1.5 ms at 10k here); past it, an HNSW graph.
 # The HNSW graph misses near-duplicates: among 1,000 hashed texts that differ by a number or
 # two, a text's own item was not in its top 10 for ~1-2 % of them, even at expansion 1024.
 EXACT_BELOW = 10_000
 
 
 class VectorIndex:
-    """HNSW index of one embedding model's vectors, keyed by item row id."""
+    """One embedding model's vectors, keyed by item row id: flat while small, then HNSW."""
 
     def __init__(
         self,
@@ -62,8 +72,14 @@ class VectorIndex:
             "expansion_search": expansion_search,
         }
         self._lock = threading.Lock()
+        self._change_lock = threading.Lock()  # one add, remove, load or clear at a time
         self._save_lock = threading.Lock()  # one checkpoint at a time (they share temp names)
-        self._index = Index(**self._params)
+        self._index: Index | FlatVectors = FlatVectors(dimension)
+
+    @property
+    def is_flat(self) -> bool:
+        """Whether the vectors are still in the flat table (no HNSW graph yet)."""
+        return isinstance(self._index, FlatVectors)
 
     @property
     def sidecar_path(self) -> Path:
@@ -75,7 +91,7 @@ class VectorIndex:
 
     def __contains__(self, key: int) -> bool:
         with self._lock:
-            return bool(self._index.contains(int(key)))
+            return bool(np.asarray(self._index.contains(_as_keys([key]))).reshape(-1)[0])
 
     def add(self, keys: Iterable[int] | np.ndarray, vectors: np.ndarray) -> None:
         """Insert vectors under keys, replacing any vector already stored under a key."""
@@ -88,18 +104,31 @@ class VectorIndex:
             _, last = np.unique(keys_arr[::-1], return_index=True)
             pick = len(keys_arr) - 1 - last
             keys_arr, vecs = keys_arr[pick], vecs[pick]
+        with self._change_lock:
+            with self._lock:
+                present = np.asarray(self._index.contains(keys_arr), dtype=bool).reshape(-1)
+                if present.any():
+                    self._index.remove(keys_arr[present])
+                self._index.add(keys_arr, vecs)
+                table = self._index if self.is_flat and len(self._index) > EXACT_BELOW else None
+            if table is not None:
+                self._build_graph(table)
+
+    def _build_graph(self, table: FlatVectors) -> None:
+        """Move the vectors from the flat table into an HNSW graph. The build runs outside the
+        search lock (searches use the table until the swap); no change can happen meanwhile,
+        as the caller holds the change lock."""
+        graph = Index(**self._params)
+        graph.add(table.keys, table.vectors)
         with self._lock:
-            present = np.asarray(self._index.contains(keys_arr), dtype=bool).reshape(-1)
-            if present.any():
-                self._index.remove(keys_arr[present])
-            self._index.add(keys_arr, vecs)
+            self._index = graph
 
     def remove(self, keys: Iterable[int] | np.ndarray) -> int:
         """Remove keys (absent ones are ignored); return how many were removed."""
         keys_arr = _as_keys(keys)
         if keys_arr.size == 0:
             return 0
-        with self._lock:
+        with self._change_lock, self._lock:
             return int(self._index.remove(keys_arr))
 
     def search(
@@ -198,20 +227,36 @@ class VectorIndex:
             return None
         if len(blob) != meta["size"] or _checksum(blob) != meta["checksum"]:
             return None
-        fresh = Index(**self._params)
-        try:
-            fresh.load(blob)
-        except (RuntimeError, ValueError, OSError):  # what usearch raises on a bad file
+        fresh = self._restore(blob)
+        if fresh is None or len(fresh) != meta["count"]:
             return None
-        if len(fresh) != meta["count"] or fresh.ndim != self.dimension:
-            return None
-        with self._lock:
+        with self._change_lock, self._lock:
             self._index = fresh
         return int(meta["seq"])
 
+    def _restore(self, blob: bytes) -> Index | FlatVectors | None:
+        """The table or graph a checkpoint holds (None if unreadable). A graph of no more than
+        EXACT_BELOW vectors (saved before the flat table existed) comes back as a table."""
+        try:
+            if blob.startswith(FLAT_MAGIC):
+                return FlatVectors.load(blob, self.dimension)
+            graph = Index(**self._params)
+            graph.load(blob)
+        except (RuntimeError, ValueError, OSError):  # what usearch and numpy raise on a bad file
+            return None
+        if graph.ndim != self.dimension:
+            return None
+        if len(graph) > EXACT_BELOW:
+            return graph
+        table = FlatVectors(self.dimension)
+        if len(graph):
+            keys = np.asarray(graph.keys, dtype=np.uint64)
+            table.add(keys, np.asarray(graph.get(keys), dtype=np.float32))
+        return table
+
     def clear(self) -> None:
-        with self._lock:
-            self._index = Index(**self._params)
+        with self._change_lock, self._lock:
+            self._index = FlatVectors(self.dimension)
 
     def _read_sidecar(self) -> dict | None:
         try:

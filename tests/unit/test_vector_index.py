@@ -1,4 +1,5 @@
-"""VectorIndex: search semantics, key replacement, checkpoints and damage detection, recall."""
+"""VectorIndex: search semantics, key replacement, checkpoints and damage detection, recall;
+the flat table it starts as, and the HNSW graph it becomes past EXACT_BELOW vectors."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import numpy as np
 import pytest
 
 from ragixd.errors import StoreError
+from ragixd.vectors import flat
 from ragixd.vectors import index as vector_index
 from ragixd.vectors.index import VectorIndex, exact_search
 
@@ -24,11 +26,15 @@ def rng() -> np.random.Generator:
     return np.random.default_rng(7)
 
 
-@pytest.fixture
-def filled(tmp_path, rng):
+@pytest.fixture(params=["flat", "graph"])
+def filled(request, tmp_path, rng, monkeypatch):
+    """200 vectors, in the flat table or (EXACT_BELOW lowered) in the HNSW graph."""
+    if request.param == "graph":
+        monkeypatch.setattr(vector_index, "EXACT_BELOW", 0)
     vectors = unit(rng.standard_normal((200, DIM)))
     index = VectorIndex(tmp_path / "idx.usearch", DIM, model="hash-v1-32")
     index.add(np.arange(1000, 1200), vectors)
+    assert index.is_flat == (request.param == "flat")
     return index, vectors
 
 
@@ -235,3 +241,71 @@ def test_near_duplicate_texts_each_find_their_own_item(tmp_path):
         index.add(np.arange(start, start + 4), vectors[start:start + 4])
     lost = [n for n, v in enumerate(vectors) if index.search(v, 10)[0][0] != n]
     assert lost == []
+
+
+def test_the_graph_is_built_when_the_table_outgrows_exact_below(tmp_path, rng, monkeypatch):
+    monkeypatch.setattr(vector_index, "EXACT_BELOW", 50)
+    vectors = unit(rng.standard_normal((80, DIM)))
+    index = VectorIndex(tmp_path / "g.usearch", DIM)
+    index.add(np.arange(40), vectors[:40])
+    index.remove([3])
+    assert index.is_flat and len(index) == 39
+    index.add(np.arange(40, 80), vectors[40:])
+    assert not index.is_flat and len(index) == 79
+    assert 3 not in index and 79 in index
+    for key in (0, 39, 40, 79):
+        assert index.search(vectors[key], 1)[0][0] == key
+    index.add([5], vectors[6:7])  # later changes go to the graph
+    assert {k for k, _ in index.search(vectors[6], 2)} == {5, 6}
+    index.clear()
+    assert index.is_flat and len(index) == 0
+
+
+def test_a_checkpoint_keeps_its_layout_and_a_small_graph_loads_as_a_table(tmp_path, rng, monkeypatch):
+    vectors = unit(rng.standard_normal((60, DIM)))
+    monkeypatch.setattr(vector_index, "EXACT_BELOW", 0)  # a graph file of 60 vectors
+    graph = VectorIndex(tmp_path / "old.usearch", DIM, model="hash-v1-32")
+    graph.add(np.arange(60), vectors)
+    graph.save(checkpoint_seq=9)
+    again = VectorIndex(graph.path, DIM, model="hash-v1-32")
+    assert again.load() == 9 and not again.is_flat
+    monkeypatch.setattr(vector_index, "EXACT_BELOW", 10_000)
+    small = VectorIndex(graph.path, DIM, model="hash-v1-32")
+    assert small.load() == 9 and small.is_flat and len(small) == 60
+    assert [k for k, _ in small.search(vectors[7], 5)] == [k for k, _ in exact_search(vectors, vectors[7], 5)]
+    small.save(checkpoint_seq=10)
+    assert small.path.read_bytes().startswith(flat.MAGIC)
+    table = VectorIndex(graph.path, DIM, model="hash-v1-32")
+    assert table.load() == 10 and table.is_flat and len(table) == 60
+
+
+def test_a_flat_file_of_the_wrong_shape_says_rebuild(tmp_path, rng):
+    index = VectorIndex(tmp_path / "f.usearch", DIM, model="hash-v1-32")
+    index.add([1, 2], unit(rng.standard_normal((2, DIM))))
+    index.save(checkpoint_seq=3)
+    other = flat.FlatVectors(DIM + 1)  # a table of other vectors, under a sidecar that matches
+    other.add(np.array([1, 2], dtype=np.uint64), unit(rng.standard_normal((2, DIM + 1))))
+    blob = other.save()
+    index.path.write_bytes(blob)
+    meta = json.loads(index.sidecar_path.read_text())
+    meta.update(size=len(blob), checksum=vector_index._checksum(blob))
+    index.sidecar_path.write_text(json.dumps(meta))
+    again = VectorIndex(index.path, DIM, model="hash-v1-32")
+    assert again.load() is None and len(again) == 0
+
+
+def test_the_flat_table_ranks_as_exact_search_after_removals(rng):
+    table = flat.FlatVectors(DIM)
+    vectors = unit(rng.standard_normal((300, DIM)))
+    table.add(np.arange(300, dtype=np.uint64), vectors)
+    gone = np.arange(0, 300, 3, dtype=np.uint64)
+    assert table.remove(gone) == 100 and table.remove(gone[:5]) == 0
+    kept = np.array([k for k in range(300) if k % 3], dtype=np.uint64)
+    assert sorted(table.keys.tolist()) == kept.tolist()
+    for q in vectors[:20]:
+        found = table.search(q, 10)
+        expected = exact_search(vectors[kept.astype(int)], q, 10, keys=kept)
+        assert found.keys.tolist() == [k for k, _ in expected]
+        assert (1 - found.distances).tolist() == pytest.approx([s for _, s in expected], abs=1e-5)
+    assert [v is None for v in table.get(np.array([3, 4], dtype=np.uint64))] == [True, False]
+    assert len(table.search(vectors[0], 500).keys) == 200
