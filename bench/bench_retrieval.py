@@ -199,11 +199,14 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", choices=["locomo", "beir"])
     ap.add_argument("--configs", default=",".join([*BASELINES, *CONFIGS]),
-                    help="comma-separated; default: the plain baselines, then every ragix configuration")
+                    help="comma-separated, of " + ", ".join([*BASELINES, *CONFIGS]) + "; default: all (the plain baselines, then every ragix configuration)")
     ap.add_argument("--recall", default="{}", help="JSON overrides of the [recall] settings")
     args = ap.parse_args()
     RECALL.update(json.loads(args.recall))
     configs = [name for name in args.configs.split(",") if name]
+    unknown = [name for name in configs if name not in (*BASELINES, *CONFIGS)]
+    if unknown:
+        ap.error(f"unknown configuration {', '.join(unknown)}; known: {', '.join([*BASELINES, *CONFIGS])}")
     have_onnx = onnx_available()
     result: dict = {"bench": "retrieval", "onnx_available": have_onnx, "recall_overrides": RECALL,
                     "locomo": {}, "beir": {}}
