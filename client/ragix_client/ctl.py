@@ -75,11 +75,22 @@ def _pick(ns: argparse.Namespace, keys: tuple[str, ...]) -> dict[str, Any]:
     return {k: getattr(ns, k) for k in keys if getattr(ns, k, None) not in (None, [], "")}
 
 
-def _item_args(ns: argparse.Namespace) -> dict[str, Any]:
+def _item_args(ns: argparse.Namespace, new: bool = False) -> dict[str, Any]:
+    """The item fields given on the command line; a title or content given empty or blank is
+    a usage error naming its option (the daemon's schema error would not), as is a new item
+    without content."""
+    if new and ns.content is None:
+        raise InvalidInput("--content", "is required: give the memory's text (or '-' to read standard input)")
+    if ns.title is not None and not ns.title.strip():
+        raise InvalidInput("--title", "is empty: give a title of at most 200 characters")
     fields = _pick(ns, ("title", "content", "tags", "entities", "type", "tier", "scope", "store",
                         "confidence"))
-    if fields.get("content") == "-":
+    if ns.content == "-":
         fields["content"] = read_stdin()
+        if not fields["content"].strip():
+            raise InvalidInput("--content", "nothing to store: standard input was empty")
+    elif ns.content is not None and not ns.content.strip():
+        raise InvalidInput("--content", "is empty: give the memory's text (or '-' to read standard input)")
     if ns.source or ns.source_kind:
         fields["provenance"] = {k: v for k, v in (("source_id", ns.source), ("source_kind", ns.source_kind)) if v}
     return fields
@@ -88,7 +99,7 @@ def _item_args(ns: argparse.Namespace) -> dict[str, Any]:
 # -- subcommand bodies: (client, namespace) -> (result, human text) ---------------------------
 
 def cmd_write(c: Client, ns) -> tuple[Any, str]:
-    r = c.write(**_item_args(ns))
+    r = c.write(**_item_args(ns, new=True))
     if r["status"] == "duplicate":  # stdout keeps its promised form: the bare id, or {"id", "seq"}
         print(f"ragixctl: {r['id']} already held this text: its mention was counted", file=sys.stderr)
     return {"id": r["id"], "seq": r["seq"]}, r["id"]

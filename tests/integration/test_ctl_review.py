@@ -1,0 +1,59 @@
+"""ragixctl where a fresh user first stumbles: empty options, unknown types, config from init,
+TCP mistakes, files that cannot be written or read, and the messages and help that go with
+them. One daemon serves the module; each test writes what it needs under its own title."""
+
+import subprocess
+import sys
+
+import pytest
+
+from ragix_client import ctl
+from support.daemon import Daemon
+
+CTL = [sys.executable, "-m", "ragix_client.ctl"]
+
+
+@pytest.fixture(scope="module")
+def daemon(tmp_path_factory):
+    d = Daemon(tmp_path_factory.mktemp("review") / "home").start()
+    yield d
+    d.stop()
+
+
+def run(daemon, capsys, *args):
+    code = ctl.main(["--endpoint", daemon.endpoint, *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def items(daemon) -> int:
+    return daemon.client().stats()["items"]
+
+
+@pytest.mark.parametrize("args, option", [
+    (["--title", "", "--content", "x"], "--title"),
+    (["--title", "  \t", "--content", "x"], "--title"),
+    (["--title", "t", "--content", ""], "--content"),
+    (["--title", "t", "--content", "   "], "--content"),
+    (["--title", "t"], "--content"),
+])
+def test_write_with_an_empty_title_or_content_names_the_option(daemon, capsys, args, option):
+    before = items(daemon)
+    code, out, err = run(daemon, capsys, "write", *args)
+    assert code == 2 and option in err and "required property" not in err and out == ""
+    assert items(daemon) == before
+
+
+def test_write_from_empty_stdin_is_refused_like_pull(daemon):
+    before = items(daemon)
+    for stdin in (b"", b" \n\n"):
+        proc = subprocess.run([*CTL, "--endpoint", daemon.endpoint, "write", "--title", "t", "--content", "-"],
+                              input=stdin, capture_output=True, timeout=60)
+        assert proc.returncode == 2 and b"standard input was empty" in proc.stderr, proc.stderr
+    assert items(daemon) == before
+
+
+def test_update_with_a_blank_field_names_the_option(daemon, capsys):
+    item = daemon.client().write(title="to update", content="body")["id"]
+    code, _, err = run(daemon, capsys, "update", item, "--title", " ")
+    assert code == 2 and "--title" in err
