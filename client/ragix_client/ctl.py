@@ -18,6 +18,7 @@ from ragixd.ops.catalog import BY_NAME
 
 from . import render
 from .client import Client
+from .itemtypes import KNOWN, check_filter, unknown_type_note
 from .inputs import read_stdin
 from .progress import with_progress
 
@@ -44,7 +45,7 @@ def csv(value: str) -> list[str]:
 
 def _filters(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tier", help="stm, mtm or ltm (comma-separated for several)")
-    p.add_argument("--type", help="fact, decision, definition, constraint, pattern, todo, pointer, note")
+    p.add_argument("--type", help=f"{KNOWN} (comma-separated for several)")
     p.add_argument("--tags", type=csv, help="comma-separated; items must carry every one")
     p.add_argument("--scope", help="project or domain scope")
     p.add_argument("--store", help="private, shared or social")
@@ -59,7 +60,8 @@ def _item_fields(p: argparse.ArgumentParser, required: bool) -> None:
                    "'-' reads standard input")
     p.add_argument("--tags", type=csv, help="comma-separated tags")
     p.add_argument("--entities", type=csv, help="comma-separated entities (people, systems)")
-    p.add_argument("--type", help="fact, decision, definition, constraint, pattern, todo, pointer, note")
+    p.add_argument("--type", help=f"{KNOWN}" + (" (default note)" if required else "")
+                   + "; an unknown type is stored as note, with a warning")
     p.add_argument("--tier", help="stm, mtm or ltm (mtm/ltm need --source)" + (" (default stm)" if required else ""))
     p.add_argument("--scope", help="project or domain scope (default: project)")
     p.add_argument("--store", help="private (default), shared or social")
@@ -98,8 +100,15 @@ def _item_args(ns: argparse.Namespace, new: bool = False) -> dict[str, Any]:
 
 # -- subcommand bodies: (client, namespace) -> (result, human text) ---------------------------
 
+def _warn_type(ns: argparse.Namespace) -> None:
+    note = unknown_type_note(ns.type)
+    if note:  # stored all the same, as the domain does with any unknown type: said, not refused
+        print(note, file=sys.stderr)
+
+
 def cmd_write(c: Client, ns) -> tuple[Any, str]:
     r = c.write(**_item_args(ns, new=True))
+    _warn_type(ns)
     if r["status"] == "duplicate":  # stdout keeps its promised form: the bare id, or {"id", "seq"}
         print(f"ragixctl: {r['id']} already held this text: its mention was counted", file=sys.stderr)
     return {"id": r["id"], "seq": r["seq"]}, r["id"]
@@ -110,6 +119,7 @@ def cmd_update(c: Client, ns) -> tuple[Any, str]:
     if not patch:
         raise InvalidInput("patch", "give at least one field to change (e.g. --content)")
     r = c.update(ns.id, patch=patch, reason=ns.reason)
+    _warn_type(ns)
     return r, f"{r['id']}  {r['status']} (seq {r['seq']})"
 
 
@@ -137,6 +147,7 @@ def cmd_read(c: Client, ns) -> tuple[Any, str]:
 
 
 def cmd_search(c: Client, ns) -> tuple[Any, str]:
+    check_filter(ns.type)
     args = {"query": ns.query, "k": ns.k, **_pick(ns, FILTER_KEYS), "min_seq": ns.min_seq}
     if ns.include_archived:
         args["include_archived"] = True
@@ -147,6 +158,7 @@ def cmd_search(c: Client, ns) -> tuple[Any, str]:
 
 
 def cmd_recall(c: Client, ns) -> tuple[Any, str]:
+    check_filter(ns.type)
     args = {"query": ns.query, "budget": ns.budget, "mode": ns.mode, "k": ns.k,
             **_pick(ns, FILTER_KEYS), "min_seq": ns.min_seq}
     r = c.recall(**args)
@@ -183,6 +195,7 @@ def cmd_retire(c: Client, ns) -> tuple[Any, str]:
 def cmd_pull(c: Client, ns) -> tuple[Any, str]:
     from .ctl_pipe import pull
     written = pull(c, read_stdin(), ns.title, ns.tags or [], ns.type)
+    _warn_type(ns)
     return {"items": written}, "\n".join(w["id"] for w in written)
 
 

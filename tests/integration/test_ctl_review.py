@@ -57,3 +57,19 @@ def test_update_with_a_blank_field_names_the_option(daemon, capsys):
     item = daemon.client().write(title="to update", content="body")["id"]
     code, _, err = run(daemon, capsys, "update", item, "--title", " ")
     assert code == 2 and "--title" in err
+
+
+def test_write_of_an_unknown_type_says_it_was_stored_as_note(daemon, capsys):
+    code, out, err = run(daemon, capsys, "write", "--title", "typed", "--content", "bogus type", "--type", "bogus")
+    assert code == 0 and out.strip().startswith("MEM-")
+    assert "bogus" in err and "note" in err and "decision" in err and len(err.strip().splitlines()) == 1
+    assert daemon.client().read(out.strip())["items"][0]["type"] == "note"
+    code, out, err = run(daemon, capsys, "write", "--title", "typed", "--content", "alias type", "--type", "task")
+    assert code == 0 and err == ""  # an alias the domain knows (task -> todo) is not unknown
+
+
+def test_search_and_recall_of_an_unknown_type_is_a_usage_error(daemon, capsys):
+    for command in ("search", "recall"):
+        code, out, err = run(daemon, capsys, command, "anything", "--type", "decision,bogus")
+        assert code == 2 and "bogus" in err and "fact, decision" in err and "(no matches)" not in out
+
