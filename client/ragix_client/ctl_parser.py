@@ -197,7 +197,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("id")
     p.add_argument("--location", help="domain/room/shelf (default: derived from the item)")
 
-    p = _local(sub, "init", "Create the data home and a commented config file.", "ragixctl init", common)
+    p = _local(sub, "init", "Create the data home and a commented config file (--home and --endpoint, if "
+               "given, are written as settings).", "ragixctl init --home ~/ragix-data", common)
     p.add_argument("--home", help="data directory (default $RAGIX_HOME or $XDG_DATA_HOME/ragix)")
     p.add_argument("--config", help="config file to write (default $XDG_CONFIG_HOME/ragix/ragixd.toml)")
     p = _local(sub, "keys", "Make a CURVE key pair for TCP clients or the server.",

@@ -73,3 +73,24 @@ def test_search_and_recall_of_an_unknown_type_is_a_usage_error(daemon, capsys):
         code, out, err = run(daemon, capsys, command, "anything", "--type", "decision,bogus")
         assert code == 2 and "bogus" in err and "fact, decision" in err and "(no matches)" not in out
 
+
+
+def test_init_writes_the_given_home_and_endpoint_as_settings(tmp_path, capsys, monkeypatch):
+    import json
+
+    from ragixd import config
+    for name in ("RAGIX_HOME", "RAGIX_ENDPOINT", "RAGIX_CONFIG"):
+        monkeypatch.delenv(name, raising=False)
+    home, cfg = tmp_path / "my home", tmp_path / "a.toml"
+    assert ctl.main(["--json", "init", "--home", str(home), "--config", str(cfg)]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    settings = config.resolve({"config": str(cfg)}, env={})  # what `ragixd --config a.toml` runs with
+    assert settings.home == home and printed["endpoint"] == settings.endpoint
+    endpoint = f"ipc://{tmp_path}/d.sock"
+    cfg2 = tmp_path / "b.toml"
+    assert ctl.main(["--json", "--endpoint", endpoint, "init", "--home", str(home), "--config", str(cfg2)]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["endpoint"] == endpoint == config.resolve({"config": str(cfg2)}, env={}).endpoint
+    # A config kept as it was: the endpoint printed is still the one it sets.
+    assert ctl.main(["--json", "init", "--home", str(home), "--config", str(cfg2)]) == 0
+    assert json.loads(capsys.readouterr().out)["endpoint"] == endpoint
