@@ -55,3 +55,48 @@ def test_the_readmes_tcp_example_works(tcp, capsys):
     code = ctl.main(args)
     out, err = capsys.readouterr()
     assert code == 0, err
+
+
+def tcp_run(capsys, endpoint, *args):
+    code = ctl.main(["--endpoint", endpoint, "--timeout", "20", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_a_tcp_endpoint_without_a_server_key_is_refused_at_once(tcp, capsys, monkeypatch):
+    endpoint, _keys, _daemon = tcp
+    monkeypatch.delenv("RAGIX_SERVER_KEY", raising=False)
+    monkeypatch.delenv("RAGIX_CLIENT_KEY", raising=False)
+    code, _, err = tcp_run(capsys, endpoint, "search", "x")
+    assert code == 2 and "--server-key" in err and "is the daemon running" not in err
+
+
+def test_a_wrong_server_key_is_said_to_be_a_refused_handshake(tcp, capsys):
+    endpoint, keys, _daemon = tcp
+    code, _, err = tcp_run(capsys, endpoint, "--server-key", str(keys / "impostor.key"),
+                           "--client-key", str(keys / "laptop.key_secret"), "search", "x")
+    assert code == 3 and "handshake" in err and "--server-key" in err, err
+    assert "is the daemon running" not in err
+
+
+def test_a_client_key_the_daemon_does_not_admit_is_said_so(tcp, capsys):
+    endpoint, keys, _daemon = tcp
+    code, _, err = tcp_run(capsys, endpoint, "--server-key", str(keys / "server.key"),
+                           "--client-key", str(keys / "stranger.key_secret"), "search", "x")
+    assert code == 3 and "handshake" in err and "[trust]" in err, err
+
+
+def test_the_client_library_raises_the_refused_handshake_as_a_timeout(tcp):
+    from ragix_client import Client
+    from ragixd.errors import Timeout
+    endpoint, keys, _daemon = tcp
+    server = zmq.auth.load_certificate(str(keys / "server.key"))[0]
+    public, secret = zmq.auth.load_certificate(str(keys / "stranger.key_secret"))
+    with Client(endpoint, timeout=20, server_public_key=server, public_key=public, secret_key=secret) as c:
+        with pytest.raises(Timeout, match="handshake"):
+            c.search("x")
+        with pytest.raises(Timeout, match="handshake"):  # a fresh socket, refused again
+            c.search("x")
+    public, secret = zmq.auth.load_certificate(str(keys / "laptop.key_secret"))
+    with Client(endpoint, timeout=20, server_public_key=server, public_key=public, secret_key=secret) as c:
+        assert c.search("x")["items"] == []
