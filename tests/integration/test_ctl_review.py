@@ -2,6 +2,7 @@
 TCP mistakes, files that cannot be written or read, and the messages and help that go with
 them. One daemon serves the module; each test writes what it needs under its own title."""
 
+import json
 import subprocess
 import sys
 
@@ -94,3 +95,12 @@ def test_init_writes_the_given_home_and_endpoint_as_settings(tmp_path, capsys, m
     # A config kept as it was: the endpoint printed is still the one it sets.
     assert ctl.main(["--json", "init", "--home", str(home), "--config", str(cfg2)]) == 0
     assert json.loads(capsys.readouterr().out)["endpoint"] == endpoint
+
+
+def test_export_to_a_file_that_cannot_be_written_is_a_clear_error(daemon, tmp_path):
+    target = tmp_path / "no such dir" / "x.jsonl"
+    proc = subprocess.run([*CTL, "--endpoint", daemon.endpoint, "export", "-o", str(target)],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert "--output" in proc.stderr and str(target) in proc.stderr
+
