@@ -54,10 +54,11 @@ def _break_before(text: str, size: int) -> int:
 
 def source_files(sources: list[str], skipped: list[dict[str, Any]]) -> list[Path]:
     """The files to ingest, as absolute paths: each file named, and the files under each
-    directory named, in name order. Under a directory, hidden files and directories (a name
-    starting with '.', such as .git) are left out, and symbolic links are not followed (a link
-    to a directory would be skipped silently by the walk, a link to a file would store the same
-    text again under another name): those links are noted in `skipped`."""
+    directory named, in name order; a source that does not exist is noted in `skipped`. Under
+    a directory, hidden files and directories (a name starting with '.', such as .git) are left
+    out, and symbolic links are not followed (a link to a directory would be skipped silently
+    by the walk, a link to a file would store the same text again under another name): those
+    links are noted in `skipped`."""
     out: list[Path] = []
     for source in sources:
         path = Path(source).expanduser().absolute()
@@ -73,8 +74,8 @@ def source_files(sources: list[str], skipped: list[dict[str, Any]]) -> list[Path
                     out.append(found)
         elif path.is_file():
             out.append(path)
-        else:
-            raise InvalidInput("source", f"no such file or directory: {source}")
+        else:  # skipped and named like an unreadable file: the other sources are still ingested
+            skipped.append(_note(path, f"no such file or directory: {source}"))
     return out
 
 

@@ -104,3 +104,14 @@ def test_export_to_a_file_that_cannot_be_written_is_a_clear_error(daemon, tmp_pa
     assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
     assert "--output" in proc.stderr and str(target) in proc.stderr
 
+
+def test_pipe_skips_a_missing_source_and_ingests_the_rest(daemon, capsys, tmp_path):
+    runbook = tmp_path / "runbook.md"
+    runbook.write_text("Restart the ingest workers with systemctl restart ingest@*.\n")
+    missing = tmp_path / "nonexistent.md"
+    code, out, err = run(daemon, capsys, "pipe", "restart ingest workers", "--source", str(runbook), str(missing))
+    assert code == 1 and "systemctl restart ingest" in out
+    assert str(missing) in err and "skipped" in err
+    code, out, _ = run(daemon, capsys, "--json", "pipe", "restart ingest workers", "--source", str(missing))
+    assert code == 1 and json.loads(out)["skipped"][0]["file"] == str(missing)
+
