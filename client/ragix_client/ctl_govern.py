@@ -113,6 +113,8 @@ def _why(problem: dict[str, Any]) -> str:
 
 
 def policy_check(c: Client, ns) -> tuple[Any, str]:
+    if ns.text is not None and ns.file is not None:
+        raise InvalidInput("--file", "give the text to check or --file F, not both")
     text = ns.text if ns.text is not None else _read(ns.file)
     if not text.strip():
         raise InvalidInput("text", "nothing to check: give the text, or --file F ('-' for stdin)")

@@ -115,3 +115,10 @@ def test_pipe_skips_a_missing_source_and_ingests_the_rest(daemon, capsys, tmp_pa
     code, out, _ = run(daemon, capsys, "--json", "pipe", "restart ingest workers", "--source", str(missing))
     assert code == 1 and json.loads(out)["skipped"][0]["file"] == str(missing)
 
+
+def test_policy_check_refuses_text_and_file_together(daemon, capsys, tmp_path):
+    key = tmp_path / "key.pem"
+    key.write_text("-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----\n")
+    code, out, err = run(daemon, capsys, "policy", "check", "a", "--file", str(key))
+    assert code == 2 and "--file" in err and "verdict" not in out
+
