@@ -13,7 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
-from ragixd.errors import ConfigError, InvalidInput, ProtocolError, RagixError, Timeout, TooLarge, Unavailable
+from ragixd.errors import (ConfigError, InvalidInput, NotFound, ProtocolError, RagixError, Timeout, TooLarge,
+                           Unavailable)
 from ragixd.ops.catalog import BY_NAME
 
 from . import render
@@ -311,8 +312,12 @@ def _main(argv: list[str] | None) -> int:
             return tail(client, ns)
         result, text = BODIES[ns.command](client, ns)
     except _NotFoundAll as err:
+        missing = sorted(err.missing)
+        if ns.json:  # the documented error shape; the items that were found travel in its details
+            return _error(NotFound(f"{', '.join(missing)} not found", ids=missing,
+                                   items=err.result["items"]), as_json=True)
         _out(ns, err.result, render.render_items(err.result) if err.result["items"] else "")
-        print(f"ragixctl: not found: {', '.join(sorted(err.missing))}", file=sys.stderr)
+        print(f"ragixctl: not found: {', '.join(missing)}", file=sys.stderr)
         return EXIT_FAILED
     except RagixError as err:
         return _error(err, ns.json)

@@ -122,3 +122,15 @@ def test_policy_check_refuses_text_and_file_together(daemon, capsys, tmp_path):
     code, out, err = run(daemon, capsys, "policy", "check", "a", "--file", str(key))
     assert code == 2 and "--file" in err and "verdict" not in out
 
+
+def test_read_of_a_missing_id_under_json_is_the_error_shape(daemon, capsys):
+    found = daemon.client().write(title="present", content="here")["id"]
+    code, out, err = run(daemon, capsys, "--json", "read", "MEM-0000000000000000")
+    data = json.loads(out)
+    assert code == 1 and data["ok"] is False and data["error"]["code"] == "not_found"
+    assert data["error"]["details"]["ids"] == ["MEM-0000000000000000"] and "not found" in err
+    code, out, _ = run(daemon, capsys, "--json", "read", found, "MEM-0000000000000000")
+    data = json.loads(out)
+    assert code == 1 and data["ok"] is False and [i["id"] for i in data["error"]["details"]["items"]] == [found]
+    code, out, _ = run(daemon, capsys, "--json", "read", found)
+    assert code == 0 and json.loads(out)["items"][0]["id"] == found  # found: the documented shape
