@@ -19,6 +19,7 @@ from ragixd.ops.catalog import BY_NAME
 
 from . import render
 from .client import Client
+from .ctl_pipe import budget_hint
 from .itemtypes import KNOWN, check_filter, unknown_type_note
 from .inputs import read_stdin
 from .progress import with_progress
@@ -99,6 +100,26 @@ def _item_args(ns: argparse.Namespace, new: bool = False) -> dict[str, Any]:
     return fields
 
 
+def _awaiting(c: Client, ns: argparse.Namespace, call: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """Run a query that may wait for --min-seq. The client's time-out coming first is said as
+    the daemon says its own, when the daemon still answers: the seq was not reached."""
+    try:
+        return call()
+    except Timeout:
+        if not ns.min_seq or not _answers(c):
+            raise
+        raise Timeout(f"seq {ns.min_seq} was not reached in time (waited --timeout {ns.timeout:g} s)",
+                      min_seq=ns.min_seq) from None
+
+
+def _answers(c: Client) -> bool:
+    try:
+        c.stats(timeout=min(c.timeout, 5.0))
+        return True
+    except RagixError:
+        return False
+
+
 # -- subcommand bodies: (client, namespace) -> (result, human text) ---------------------------
 
 def _warn_type(ns: argparse.Namespace) -> None:
@@ -140,7 +161,7 @@ def cmd_use(c: Client, ns) -> tuple[Any, str]:
 
 
 def cmd_read(c: Client, ns) -> tuple[Any, str]:
-    r = c.read(*ns.ids, min_seq=ns.min_seq)
+    r = _awaiting(c, ns, lambda: c.read(*ns.ids, min_seq=ns.min_seq))
     missing = set(ns.ids) - {i["id"] for i in r["items"]}
     if missing:
         raise _NotFoundAll(r, missing)
@@ -154,7 +175,7 @@ def cmd_search(c: Client, ns) -> tuple[Any, str]:
         args["include_archived"] = True
     if ns.mode:
         args["mode"] = ns.mode
-    r = c.search(**args)
+    r = _awaiting(c, ns, lambda: c.search(**args))
     return r, render.render_search(r)
 
 
@@ -162,11 +183,13 @@ def cmd_recall(c: Client, ns) -> tuple[Any, str]:
     check_filter(ns.type)
     args = {"query": ns.query, "budget": ns.budget, "mode": ns.mode, "k": ns.k,
             **_pick(ns, FILTER_KEYS), "min_seq": ns.min_seq}
-    r = c.recall(**args)
+    r = _awaiting(c, ns, lambda: c.recall(**args))
     parts = [r["text"]] if r.get("text") else []
     if "catalog_text" in r:
         parts.append(r["catalog_text"])
-    return r, "\n".join(parts) or "(nothing to recall)"
+    if not r.get("text") and ns.mode != "catalog" and not ns.json:
+        parts.insert(0, f"({budget_hint(c, args)})")
+    return r, "\n".join(parts)
 
 
 def cmd_embedders(c: Client, ns) -> tuple[Any, str]:
@@ -184,6 +207,9 @@ def cmd_pipe(c: Client, ns) -> tuple[Any, str]:
     for s in r["skipped"]:  # stdout carries the memory blocks to the next program
         where = s["file"] + (f" (chunk {s['chunk']})" if s["chunk"] else "")
         print(f"ragixctl: skipped {where}: {s['code']}: {s['message']}", file=sys.stderr)
+    if not r.get("text"):
+        hint = budget_hint(c, {"query": ns.query, "budget": ns.budget, "k": ns.k})  # ingest applied by now
+        print(f"ragixctl: {hint}", file=sys.stderr)
     return r, r.get("text", "")
 
 
@@ -208,12 +234,12 @@ def _govern(name: str) -> Callable[[Client, argparse.Namespace], tuple[Any, str]
 
 
 def cmd_timeline(c: Client, ns) -> tuple[Any, str]:
-    r = c.timeline(ns.anchor, before=ns.before, after=ns.after, min_seq=ns.min_seq)
+    r = _awaiting(c, ns, lambda: c.timeline(ns.anchor, before=ns.before, after=ns.after, min_seq=ns.min_seq))
     return r, render.render_timeline(r, ns.anchor)
 
 
 def cmd_history(c: Client, ns) -> tuple[Any, str]:
-    r = c.history(ns.id, min_seq=ns.min_seq)
+    r = _awaiting(c, ns, lambda: c.history(ns.id, min_seq=ns.min_seq))
     return r, render.render_history(r)
 
 
@@ -353,6 +379,8 @@ def _curve_keys(ns: argparse.Namespace) -> dict[str, bytes]:
 def _out(ns: argparse.Namespace, result: Any, text: str | None) -> None:
     if text is None:  # the command wrote its own output to stdout (export): the summary goes aside
         print(render.as_json(result) if ns.json else render.render_kv(result), file=sys.stderr)
+        return
+    if not text and not ns.json:  # nothing to print (pipe with nothing recalled): not even a blank line
         return
     print(render.as_json(result) if ns.json else text)
 

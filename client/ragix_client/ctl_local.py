@@ -81,7 +81,11 @@ def keys(ns: argparse.Namespace) -> int:
         print(render.as_json(result))
     else:
         print(f"public key:  {key}\npublic file: {public}\nsecret file: {secret} (keep private)")
-        print(f'to admit this client, add to the daemon config:  [trust]  "{key}" = "inner"')
+        if ns.name == "server":  # the name the README gives the daemon's own pair
+            print(f'for the daemon, in its config:  curve_secret_key_file = "{secret}"  '
+                  f"(clients connect with --server-key {public})")
+        else:
+            print(f'to admit this client, add to the daemon config:  [trust]  "{key}" = "inner"')
     return 0
 
 

@@ -24,6 +24,21 @@ def positive(cast):
     return parse
 
 
+# The most uses one `use` may record for an item: the daemon refuses more (domain RecordUse).
+MAX_USE_COUNT = 1_000_000
+
+
+def between(low: int, high: int):
+    """An argparse type: a whole number from `low` to `high`."""
+    def parse(text: str) -> int:
+        value = int(text)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be from {low} to {high}, not {text}")
+        return value
+    parse.__name__ = "int"
+    return parse
+
+
 def at_least(low: int):
     """An argparse type: a whole number of at least `low`."""
     def parse(text: str) -> int:
@@ -106,7 +121,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "(default related)")
     p = _op(sub, "use", common)
     p.add_argument("ids", nargs="+")
-    p.add_argument("--count", type=positive(int), default=1, help="uses to record for each id (default 1)")
+    p.add_argument("--count", type=between(1, MAX_USE_COUNT), default=1,
+                   help=f"uses to record for each id (default 1, at most {MAX_USE_COUNT})")
     p = _op(sub, "read", common)
     p.add_argument("ids", nargs="+", metavar="ID")
     p.add_argument("--min-seq", type=int, default=0, help="wait until the daemon has applied this seq")

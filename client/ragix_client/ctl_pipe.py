@@ -8,6 +8,8 @@ inject blocks within a token budget. pull stores what arrives on standard input.
 from __future__ import annotations
 
 import hashlib
+import math
+import re
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -148,6 +150,22 @@ def pipe(client: Client, query: str, sources: list[str], budget: int, tags: list
     result["retired"] = sum(len(r["archived"]) for r in retired)
     result["skipped"] = skipped
     return result
+
+
+# recall's largest --budget (schemas/ops/recall.json): asked for to measure what would fit.
+MAX_BUDGET = 200_000
+
+
+def budget_hint(client: Client, args: dict[str, Any]) -> str:
+    """Why recall injected nothing: no item matched, or every matching item's block is larger
+    than the budget (then the smallest block's size, a budget that would show it)."""
+    full = client.recall(**{**args, "mode": "inject", "budget": MAX_BUDGET})
+    blocks = re.split(r"(?<=\[/MEMORY\])\n(?=\[MEMORY: )", full.get("text") or "")
+    sizes = [math.ceil(len(block) / 4) for block in blocks if block]  # the README's tokens = ceil(chars/4)
+    if not sizes:
+        return "nothing to recall: no item matches"
+    return (f"nothing fits the budget of {args['budget']} tokens: {len(sizes)} matching item(s), the "
+            f"smallest block is {min(sizes)} tokens; try --budget {min(sizes)}")
 
 
 def retire(client: Client, files: list[str]) -> list[str]:

@@ -134,3 +134,43 @@ def test_read_of_a_missing_id_under_json_is_the_error_shape(daemon, capsys):
     assert code == 1 and data["ok"] is False and [i["id"] for i in data["error"]["details"]["items"]] == [found]
     code, out, _ = run(daemon, capsys, "--json", "read", found)
     assert code == 0 and json.loads(out)["items"][0]["id"] == found  # found: the documented shape
+
+
+def test_use_count_over_the_maximum_says_the_maximum(daemon, capsys):
+    from ragix_client.ctl_parser import MAX_USE_COUNT
+    from ragixd.errors import InvalidInput
+    item = daemon.client().write(title="used", content="often")["id"]
+    code, _, err = run(daemon, capsys, "use", item, "--count", "1000000000")
+    assert code == 2 and str(MAX_USE_COUNT) in err
+    c = daemon.client()  # the client's maximum is the daemon's
+    assert c.use(uses={item: MAX_USE_COUNT})["recorded"] == 1
+    with pytest.raises(InvalidInput):
+        c.use(uses={item: MAX_USE_COUNT + 1})
+
+
+def test_a_client_time_out_waiting_for_min_seq_says_the_seq_was_not_reached(daemon, capsys):
+    item = daemon.client().write(title="waited", content="for")["id"]
+    head = daemon.client().status()["head_seq"]
+    code, _, err = run(daemon, capsys, "--timeout", "0.5", "read", item, "--min-seq", str(head + 5))
+    assert code == 3 and f"seq {head + 5} was not reached" in err and "is the daemon running" not in err
+
+
+def test_recall_and_pipe_say_when_nothing_fits_the_budget(daemon, capsys):
+    daemon.client().write(title="Budget runbook", content="rotate the zebrafish certificates every quarter")
+    code, out, _ = run(daemon, capsys, "recall", "zebrafish certificates", "--budget", "5")
+    assert code == 0 and "budget of 5 tokens" in out and "smallest" in out
+    smallest = int(out.split("smallest block is ")[1].split()[0])
+    code, out, _ = run(daemon, capsys, "recall", "zebrafish certificates", "--budget", str(smallest))
+    assert "[MEMORY:" in out  # the size said is one that fits
+    code, out, err = run(daemon, capsys, "pipe", "zebrafish certificates", "--budget", "5")
+    assert out == "" and "budget of 5 tokens" in err
+    code, out, _ = run(daemon, capsys, "recall", "no-such-word-anywhere-qqq", "--budget", "5", "--mode", "inject")
+    assert "budget" not in out
+
+
+def test_keys_for_the_server_give_server_advice(tmp_path, capsys):
+    assert ctl.main(["keys", "--name", "server", "--dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "curve_secret_key_file" in out and "to admit this client" not in out
+    assert ctl.main(["keys", "--name", "laptop", "--dir", str(tmp_path)]) == 0
+    assert "[trust]" in capsys.readouterr().out
