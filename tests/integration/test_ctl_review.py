@@ -174,3 +174,15 @@ def test_keys_for_the_server_give_server_advice(tmp_path, capsys):
     assert "curve_secret_key_file" in out and "to admit this client" not in out
     assert ctl.main(["keys", "--name", "laptop", "--dir", str(tmp_path)]) == 0
     assert "[trust]" in capsys.readouterr().out
+
+
+def test_help_describes_recall_mode_min_seq_and_history_output():
+    from ragix_client.ctl_parser import build_parser
+    sub = next(a for a in build_parser()._actions if a.dest == "command").choices
+    for name in ("search", "recall", "history", "timeline", "read"):
+        option = next(a for a in sub[name]._actions if "--min-seq" in a.option_strings)
+        assert option.help and "seq" in option.help, name
+    mode = next(a for a in sub["recall"]._actions if "--mode" in a.option_strings)
+    assert "catalog" in mode.help and "default inject" in mode.help
+    history = sub["history"].format_help()
+    assert "--json" in history and "one line" in history
