@@ -129,7 +129,7 @@ def tail(client: Client, ns: argparse.Namespace) -> int:
 
 def _print_event(ns: argparse.Namespace, event: dict) -> None:
     if ns.json:
-        print(render.as_json(event).replace("\n", ""), flush=True)
+        print(render.as_json_line(event), flush=True)
     else:
         print(render.render_event(event), flush=True)
 

@@ -186,3 +186,13 @@ def test_help_describes_recall_mode_min_seq_and_history_output():
     assert "catalog" in mode.help and "default inject" in mode.help
     history = sub["history"].format_help()
     assert "--json" in history and "one line" in history
+
+
+def test_tail_under_json_prints_one_compact_json_line_per_event(daemon, capsys):
+    daemon.client().write(title="tailed", content="line one\nline two")
+    code, out, _ = run(daemon, capsys, "--json", "tail", "--from", "0", "--count", "2")
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 2
+    events = [json.loads(line) for line in lines]
+    assert [e["seq"] for e in events] == [1, 2]
+    assert all(line == json.dumps(e, ensure_ascii=False, separators=(",", ":")) for line, e in zip(lines, events))
