@@ -13,6 +13,7 @@ from typing import Any, Iterator
 
 import msgpack
 import zmq
+from zmq.utils.monitor import recv_monitor_message
 
 from ragixd import paths
 from ragixd.errors import ConfigError, InvalidInput, ProtocolError, Timeout, TooLarge, Unavailable, from_wire
@@ -30,6 +31,19 @@ POSITIONAL = {
 # for its own cap (status) before sending, so that it is refused here with a clear error
 # instead of being dropped by the transport.
 DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024
+
+# What a CURVE client's socket monitor reports when the daemon refuses the handshake: a client
+# key it does not admit (AUTH: the ZAP handler said no), or a server key that is not the
+# daemon's (the daemon cannot read the hello and drops the connection). ZeroMQ itself would
+# retry quietly until the time-out.
+HANDSHAKE_REFUSED = {
+    zmq.EVENT_HANDSHAKE_FAILED_AUTH: "the daemon does not admit this client's key (list its public key "
+                                     "under [trust] in the daemon's config)",
+    zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL: "the server key is most likely not this daemon's public key "
+                                          "(check --server-key), or this client's key is not in its [trust]",
+    zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL: "the server key is most likely not this daemon's public key "
+                                         "(check --server-key), or this client's key is not in its [trust]",
+}
 
 
 def check_endpoint(endpoint: str) -> str:
@@ -50,10 +64,14 @@ class Client:
         self.timeout = timeout
         self._max_message: int | None = None
         self.curve = (server_public_key, public_key, secret_key) if server_public_key else None
+        if self.endpoint.startswith("tcp://") and self.curve is None:
+            raise ConfigError(f"{self.endpoint} is a CURVE endpoint: give the daemon's public key "
+                              "(ragixctl --server-key NAME.key, or server_public_key=) and this client's "
+                              "key pair (--client-key NAME.key_secret)", endpoint=self.endpoint)
         self.ctx = context or zmq.Context.instance()
         self._local = threading.local()
         self._ids = itertools.count(1)
-        self._sockets: list[zmq.Socket] = []
+        self._sockets: dict[zmq.Socket, zmq.Socket | None] = {}  # each socket and its monitor, if any
         self._lock = threading.Lock()
 
     # -- transport ---------------------------------------------------------------------------
@@ -64,25 +82,28 @@ class Client:
             self._check_listening()
             sock = self.ctx.socket(zmq.DEALER)
             sock.setsockopt(zmq.LINGER, 0)
-            if self.curve:
-                server_key, public, secret = self.curve
-                sock.curve_serverkey, sock.curve_publickey, sock.curve_secretkey = server_key, public, secret
-            sock.connect(self.endpoint)
-            self._local.sock = sock
             # One poller per socket: sock.poll() builds a new one each call (~5 us a request).
             self._local.poller = zmq.Poller()
             self._local.poller.register(sock, zmq.POLLIN)
+            self._local.monitor = None
+            if self.curve:
+                server_key, public, secret = self.curve
+                sock.curve_serverkey, sock.curve_publickey, sock.curve_secretkey = server_key, public, secret
+                events = sum(HANDSHAKE_REFUSED)  # distinct bits: their sum is their union
+                self._local.monitor = sock.get_monitor_socket(events)
+                self._local.poller.register(self._local.monitor, zmq.POLLIN)
+            sock.connect(self.endpoint)
+            self._local.sock = sock
             with self._lock:
-                self._sockets.append(sock)
+                self._sockets[sock] = self._local.monitor
         return sock
 
     def _reset(self) -> None:
         sock = getattr(self._local, "sock", None)
         if sock is not None:
-            sock.close(linger=0)
             with self._lock:
-                if sock in self._sockets:
-                    self._sockets.remove(sock)
+                self._sockets.pop(sock, None)
+            _close(sock, self._local.monitor)
             self._local.sock = None
 
     def call(self, op: str, args: dict[str, Any] | None = None, timeout: float | None = None) -> dict[str, Any]:
@@ -101,17 +122,32 @@ class Client:
             raise Unavailable(f"cannot send to ragixd at {self.endpoint}") from None
         while True:
             remaining = deadline - time.monotonic()
-            if remaining <= 0 or not self._local.poller.poll(int(remaining * 1000) + 1):
+            ready = dict(self._local.poller.poll(int(remaining * 1000) + 1)) if remaining > 0 else {}
+            if self._local.monitor in ready:
+                self._check_handshake(op)
+            if sock not in ready:
+                if ready:
+                    continue  # a monitor event that is no refusal
                 # A fresh socket next time: a late answer must not be taken for another's.
                 self._reset()
-                raise Timeout(f"no answer from ragixd at {self.endpoint} for {op} "
-                              f"(is the daemon running? try `ragixd` or `make run`)", op=op)
+                hint = ("is the daemon running, and are --server-key and --client-key the right keys?"
+                        if self.curve else "is the daemon running? try `ragixd` or `make run`")
+                raise Timeout(f"no answer from ragixd at {self.endpoint} for {op} ({hint})", op=op)
             answer = self._decode(sock.recv())
             if answer.get("id") != req_id and answer.get("id") is not None:
                 continue  # a stale answer to an earlier request that timed out
             if answer.get("ok"):
                 return answer.get("result") or {}
             raise from_wire(answer.get("error") or {})
+
+    def _check_handshake(self, op: str) -> None:
+        """A refused CURVE handshake is said at once: there will never be an answer. It is a
+        Timeout (no answer, exit 3), as it was when the client waited for it."""
+        event = recv_monitor_message(self._local.monitor)["event"]
+        if event in HANDSHAKE_REFUSED:
+            self._reset()
+            raise Timeout(f"the CURVE handshake with ragixd at {self.endpoint} was refused for {op}: "
+                          f"{HANDSHAKE_REFUSED[event]}", op=op, handshake="refused")
 
     def _check_socket_file(self) -> None:
         """Fail at once, not after the time-out, when an ipc endpoint has no socket at all."""
@@ -178,8 +214,8 @@ class Client:
 
     def close(self) -> None:
         with self._lock:
-            for sock in self._sockets:
-                sock.close(linger=0)
+            for sock, monitor in self._sockets.items():
+                _close(sock, monitor)
             self._sockets.clear()
         self._local = threading.local()
 
@@ -188,6 +224,13 @@ class Client:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+def _close(sock: zmq.Socket, monitor: zmq.Socket | None) -> None:
+    if monitor is not None:
+        sock.disable_monitor()
+        monitor.close(linger=0)
+    sock.close(linger=0)
 
 
 def _encode(request: dict[str, Any]) -> bytes:

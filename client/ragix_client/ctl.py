@@ -13,11 +13,14 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
-from ragixd.errors import ConfigError, InvalidInput, ProtocolError, RagixError, Timeout, TooLarge, Unavailable
+from ragixd.errors import (ConfigError, InvalidInput, NotFound, ProtocolError, RagixError, Timeout, TooLarge,
+                           Unavailable)
 from ragixd.ops.catalog import BY_NAME
 
 from . import render
 from .client import Client
+from .ctl_pipe import budget_hint
+from .itemtypes import KNOWN, check_filter, unknown_type_note
 from .inputs import read_stdin
 from .progress import with_progress
 
@@ -44,7 +47,7 @@ def csv(value: str) -> list[str]:
 
 def _filters(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tier", help="stm, mtm or ltm (comma-separated for several)")
-    p.add_argument("--type", help="fact, decision, definition, constraint, pattern, todo, pointer, note")
+    p.add_argument("--type", help=f"{KNOWN} (comma-separated for several)")
     p.add_argument("--tags", type=csv, help="comma-separated; items must carry every one")
     p.add_argument("--scope", help="project or domain scope")
     p.add_argument("--store", help="private, shared or social")
@@ -59,7 +62,8 @@ def _item_fields(p: argparse.ArgumentParser, required: bool) -> None:
                    "'-' reads standard input")
     p.add_argument("--tags", type=csv, help="comma-separated tags")
     p.add_argument("--entities", type=csv, help="comma-separated entities (people, systems)")
-    p.add_argument("--type", help="fact, decision, definition, constraint, pattern, todo, pointer, note")
+    p.add_argument("--type", help=f"{KNOWN}" + (" (default note)" if required else "")
+                   + "; an unknown type is stored as note, with a warning")
     p.add_argument("--tier", help="stm, mtm or ltm (mtm/ltm need --source)" + (" (default stm)" if required else ""))
     p.add_argument("--scope", help="project or domain scope (default: project)")
     p.add_argument("--store", help="private (default), shared or social")
@@ -75,20 +79,58 @@ def _pick(ns: argparse.Namespace, keys: tuple[str, ...]) -> dict[str, Any]:
     return {k: getattr(ns, k) for k in keys if getattr(ns, k, None) not in (None, [], "")}
 
 
-def _item_args(ns: argparse.Namespace) -> dict[str, Any]:
+def _item_args(ns: argparse.Namespace, new: bool = False) -> dict[str, Any]:
+    """The item fields given on the command line; a title or content given empty or blank is
+    a usage error naming its option (the daemon's schema error would not), as is a new item
+    without content."""
+    if new and ns.content is None:
+        raise InvalidInput("--content", "is required: give the memory's text (or '-' to read standard input)")
+    if ns.title is not None and not ns.title.strip():
+        raise InvalidInput("--title", "is empty: give a title of at most 200 characters")
     fields = _pick(ns, ("title", "content", "tags", "entities", "type", "tier", "scope", "store",
                         "confidence"))
-    if fields.get("content") == "-":
+    if ns.content == "-":
         fields["content"] = read_stdin()
+        if not fields["content"].strip():
+            raise InvalidInput("--content", "nothing to store: standard input was empty")
+    elif ns.content is not None and not ns.content.strip():
+        raise InvalidInput("--content", "is empty: give the memory's text (or '-' to read standard input)")
     if ns.source or ns.source_kind:
         fields["provenance"] = {k: v for k, v in (("source_id", ns.source), ("source_kind", ns.source_kind)) if v}
     return fields
 
 
+def _awaiting(c: Client, ns: argparse.Namespace, call: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """Run a query that may wait for --min-seq. The client's time-out coming first is said as
+    the daemon says its own, when the daemon still answers: the seq was not reached."""
+    try:
+        return call()
+    except Timeout:
+        if not ns.min_seq or not _answers(c):
+            raise
+        raise Timeout(f"seq {ns.min_seq} was not reached in time (waited --timeout {ns.timeout:g} s)",
+                      min_seq=ns.min_seq) from None
+
+
+def _answers(c: Client) -> bool:
+    try:
+        c.stats(timeout=min(c.timeout, 5.0))
+        return True
+    except RagixError:
+        return False
+
+
 # -- subcommand bodies: (client, namespace) -> (result, human text) ---------------------------
 
+def _warn_type(ns: argparse.Namespace) -> None:
+    note = unknown_type_note(ns.type)
+    if note:  # stored all the same, as the domain does with any unknown type: said, not refused
+        print(note, file=sys.stderr)
+
+
 def cmd_write(c: Client, ns) -> tuple[Any, str]:
-    r = c.write(**_item_args(ns))
+    r = c.write(**_item_args(ns, new=True))
+    _warn_type(ns)
     if r["status"] == "duplicate":  # stdout keeps its promised form: the bare id, or {"id", "seq"}
         print(f"ragixctl: {r['id']} already held this text: its mention was counted", file=sys.stderr)
     return {"id": r["id"], "seq": r["seq"]}, r["id"]
@@ -99,6 +141,7 @@ def cmd_update(c: Client, ns) -> tuple[Any, str]:
     if not patch:
         raise InvalidInput("patch", "give at least one field to change (e.g. --content)")
     r = c.update(ns.id, patch=patch, reason=ns.reason)
+    _warn_type(ns)
     return r, f"{r['id']}  {r['status']} (seq {r['seq']})"
 
 
@@ -118,7 +161,7 @@ def cmd_use(c: Client, ns) -> tuple[Any, str]:
 
 
 def cmd_read(c: Client, ns) -> tuple[Any, str]:
-    r = c.read(*ns.ids, min_seq=ns.min_seq)
+    r = _awaiting(c, ns, lambda: c.read(*ns.ids, min_seq=ns.min_seq))
     missing = set(ns.ids) - {i["id"] for i in r["items"]}
     if missing:
         raise _NotFoundAll(r, missing)
@@ -126,23 +169,27 @@ def cmd_read(c: Client, ns) -> tuple[Any, str]:
 
 
 def cmd_search(c: Client, ns) -> tuple[Any, str]:
+    check_filter(ns.type)
     args = {"query": ns.query, "k": ns.k, **_pick(ns, FILTER_KEYS), "min_seq": ns.min_seq}
     if ns.include_archived:
         args["include_archived"] = True
     if ns.mode:
         args["mode"] = ns.mode
-    r = c.search(**args)
+    r = _awaiting(c, ns, lambda: c.search(**args))
     return r, render.render_search(r)
 
 
 def cmd_recall(c: Client, ns) -> tuple[Any, str]:
+    check_filter(ns.type)
     args = {"query": ns.query, "budget": ns.budget, "mode": ns.mode, "k": ns.k,
             **_pick(ns, FILTER_KEYS), "min_seq": ns.min_seq}
-    r = c.recall(**args)
+    r = _awaiting(c, ns, lambda: c.recall(**args))
     parts = [r["text"]] if r.get("text") else []
     if "catalog_text" in r:
         parts.append(r["catalog_text"])
-    return r, "\n".join(parts) or "(nothing to recall)"
+    if not r.get("text") and ns.mode != "catalog" and not ns.json:
+        parts.insert(0, f"({budget_hint(c, args)})")
+    return r, "\n".join(parts)
 
 
 def cmd_embedders(c: Client, ns) -> tuple[Any, str]:
@@ -160,6 +207,9 @@ def cmd_pipe(c: Client, ns) -> tuple[Any, str]:
     for s in r["skipped"]:  # stdout carries the memory blocks to the next program
         where = s["file"] + (f" (chunk {s['chunk']})" if s["chunk"] else "")
         print(f"ragixctl: skipped {where}: {s['code']}: {s['message']}", file=sys.stderr)
+    if not r.get("text"):
+        hint = budget_hint(c, {"query": ns.query, "budget": ns.budget, "k": ns.k})  # ingest applied by now
+        print(f"ragixctl: {hint}", file=sys.stderr)
     return r, r.get("text", "")
 
 
@@ -172,6 +222,7 @@ def cmd_retire(c: Client, ns) -> tuple[Any, str]:
 def cmd_pull(c: Client, ns) -> tuple[Any, str]:
     from .ctl_pipe import pull
     written = pull(c, read_stdin(), ns.title, ns.tags or [], ns.type)
+    _warn_type(ns)
     return {"items": written}, "\n".join(w["id"] for w in written)
 
 
@@ -183,12 +234,12 @@ def _govern(name: str) -> Callable[[Client, argparse.Namespace], tuple[Any, str]
 
 
 def cmd_timeline(c: Client, ns) -> tuple[Any, str]:
-    r = c.timeline(ns.anchor, before=ns.before, after=ns.after, min_seq=ns.min_seq)
+    r = _awaiting(c, ns, lambda: c.timeline(ns.anchor, before=ns.before, after=ns.after, min_seq=ns.min_seq))
     return r, render.render_timeline(r, ns.anchor)
 
 
 def cmd_history(c: Client, ns) -> tuple[Any, str]:
-    r = c.history(ns.id, min_seq=ns.min_seq)
+    r = _awaiting(c, ns, lambda: c.history(ns.id, min_seq=ns.min_seq))
     return r, render.render_history(r)
 
 
@@ -287,8 +338,12 @@ def _main(argv: list[str] | None) -> int:
             return tail(client, ns)
         result, text = BODIES[ns.command](client, ns)
     except _NotFoundAll as err:
+        missing = sorted(err.missing)
+        if ns.json:  # the documented error shape; the items that were found travel in its details
+            return _error(NotFound(f"{', '.join(missing)} not found", ids=missing,
+                                   items=err.result["items"]), as_json=True)
         _out(ns, err.result, render.render_items(err.result) if err.result["items"] else "")
-        print(f"ragixctl: not found: {', '.join(sorted(err.missing))}", file=sys.stderr)
+        print(f"ragixctl: not found: {', '.join(missing)}", file=sys.stderr)
         return EXIT_FAILED
     except RagixError as err:
         return _error(err, ns.json)
@@ -324,6 +379,8 @@ def _curve_keys(ns: argparse.Namespace) -> dict[str, bytes]:
 def _out(ns: argparse.Namespace, result: Any, text: str | None) -> None:
     if text is None:  # the command wrote its own output to stdout (export): the summary goes aside
         print(render.as_json(result) if ns.json else render.render_kv(result), file=sys.stderr)
+        return
+    if not text and not ns.json:  # nothing to print (pipe with nothing recalled): not even a blank line
         return
     print(render.as_json(result) if ns.json else text)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from ragixd.errors import InvalidInput
 
@@ -56,8 +56,18 @@ def parse(c: Client, ns) -> tuple[Any, str]:
     return r, r["text"]
 
 
+def _open_output(path: str | None) -> IO[str]:
+    """The file export writes to, opened before the daemon is asked for anything."""
+    if path in (None, "-"):
+        return sys.stdout
+    try:
+        return open(Path(path).expanduser(), "w", encoding="utf-8")
+    except OSError as e:
+        raise InvalidInput("--output", f"cannot write {path}: {e.strerror}") from None
+
+
 def export(c: Client, ns) -> tuple[Any, str]:
-    out = open(ns.output, "w", encoding="utf-8") if ns.output and ns.output != "-" else sys.stdout
+    out = _open_output(ns.output)
     count, after = 0, 0
     try:
         while True:
@@ -103,6 +113,8 @@ def _why(problem: dict[str, Any]) -> str:
 
 
 def policy_check(c: Client, ns) -> tuple[Any, str]:
+    if ns.text is not None and ns.file is not None:
+        raise InvalidInput("--file", "give the text to check or --file F, not both")
     text = ns.text if ns.text is not None else _read(ns.file)
     if not text.strip():
         raise InvalidInput("text", "nothing to check: give the text, or --file F ('-' for stdin)")

@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from pathlib import Path
 
 from ragixd import paths
-from ragixd.errors import RagixError
+from ragixd.config import resolve as resolve_config
+from ragixd.errors import ConfigError, RagixError
 
 from . import render
 from .client import Client
 
 CONFIG_TEMPLATE = """\
 # ragixd configuration. Every key can also be given as a flag or as RAGIX_<KEY>.
-# home = "{home}"
-# endpoint = "{endpoint}"
+{home}
+{endpoint}
 # log_level = "info"            # debug, info, warning, error
 # max_message_bytes = 4194304   # requests over this size are refused
 # max_group = 1024              # commands per group commit
@@ -31,24 +33,39 @@ CONFIG_TEMPLATE = """\
 """
 
 
+def _setting(key: str, value: str, given: bool) -> str:
+    """A config line: a real setting when the user gave the value, else the default commented."""
+    return f"{'' if given else '# '}{key} = {json.dumps(value)}"  # a JSON string is a TOML string
+
+
 def init(ns: argparse.Namespace) -> int:
-    home = Path(ns.home or os.environ.get("RAGIX_HOME") or paths.data_home()).expanduser()
-    config = Path(ns.config or os.environ.get("RAGIX_CONFIG") or paths.config_file()).expanduser()
-    endpoint = getattr(ns, "endpoint", None) or os.environ.get("RAGIX_ENDPOINT") or paths.default_endpoint()
+    given_endpoint = getattr(ns, "endpoint", None)
+    if given_endpoint and not given_endpoint.startswith("ipc://"):
+        raise ConfigError(f"init --endpoint {given_endpoint}: the daemon's own endpoint is an ipc:// socket "
+                          "(TCP is tcp_endpoint, with CURVE keys)", endpoint=given_endpoint)
+    home = Path(ns.home or os.environ.get("RAGIX_HOME") or paths.data_home()).expanduser().absolute()
+    config_given = ns.config or os.environ.get("RAGIX_CONFIG")
+    config = Path(config_given or paths.config_file()).expanduser().absolute()
+    endpoint = given_endpoint or os.environ.get("RAGIX_ENDPOINT") or paths.default_endpoint()
     home.mkdir(mode=0o700, parents=True, exist_ok=True)
     wrote = False
     if not config.exists():
         config.parent.mkdir(parents=True, exist_ok=True)
-        config.write_text(CONFIG_TEMPLATE.format(home=home, endpoint=endpoint))
+        config.write_text(CONFIG_TEMPLATE.format(home=_setting("home", str(home), bool(ns.home)),
+                                                 endpoint=_setting("endpoint", endpoint, bool(given_endpoint))))
         wrote = True
-    result = {"home": str(home), "config": str(config), "config_written": wrote, "endpoint": endpoint}
+    # What the daemon will run with, read back the way ragixd reads it (a kept file may differ).
+    settings = resolve_config({"config": str(config)})
+    result = {"home": str(settings.home), "config": str(config), "config_written": wrote,
+              "endpoint": settings.endpoint}
+    start = "ragixd" + (f" --config {config}" if config_given else "")
     if ns.json:
         print(render.as_json(result))
     else:
-        print(f"data home:   {home}")
+        print(f"data home:   {result['home']}")
         print(f"config file: {config}" + ("  (written)" if wrote else "  (kept as it was)"))
         print(f"endpoint:    {result['endpoint']}")
-        print("next: start the daemon with `ragixd`, then `ragixctl status`")
+        print(f"next: start the daemon with `{start}`, then `ragixctl status`")
     return 0
 
 
@@ -64,7 +81,11 @@ def keys(ns: argparse.Namespace) -> int:
         print(render.as_json(result))
     else:
         print(f"public key:  {key}\npublic file: {public}\nsecret file: {secret} (keep private)")
-        print(f'to admit this client, add to the daemon config:  [trust]  "{key}" = "inner"')
+        if ns.name == "server":  # the name the README gives the daemon's own pair
+            print(f'for the daemon, in its config:  curve_secret_key_file = "{secret}"  '
+                  f"(clients connect with --server-key {public})")
+        else:
+            print(f'to admit this client, add to the daemon config:  [trust]  "{key}" = "inner"')
     return 0
 
 
@@ -108,7 +129,7 @@ def tail(client: Client, ns: argparse.Namespace) -> int:
 
 def _print_event(ns: argparse.Namespace, event: dict) -> None:
     if ns.json:
-        print(render.as_json(event).replace("\n", ""), flush=True)
+        print(render.as_json_line(event), flush=True)
     else:
         print(render.render_event(event), flush=True)
 

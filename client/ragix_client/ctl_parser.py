@@ -24,6 +24,21 @@ def positive(cast):
     return parse
 
 
+# The most uses one `use` may record for an item: the daemon refuses more (domain RecordUse).
+MAX_USE_COUNT = 1_000_000
+
+
+def between(low: int, high: int):
+    """An argparse type: a whole number from `low` to `high`."""
+    def parse(text: str) -> int:
+        value = int(text)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be from {low} to {high}, not {text}")
+        return value
+    parse.__name__ = "int"
+    return parse
+
+
 def at_least(low: int):
     """An argparse type: a whole number of at least `low`."""
     def parse(text: str) -> int:
@@ -53,10 +68,17 @@ def _common(json_default: bool = False) -> argparse.ArgumentParser:
     return p
 
 
-def _op(sub, name: str, common, cli_name: str | None = None, **kw) -> argparse.ArgumentParser:
-    summary, example = spec_help(name)
+def _op(sub, name: str, common, cli_name: str | None = None, summary: str | None = None,
+        **kw) -> argparse.ArgumentParser:
+    """A subcommand for an op: its summary (the catalog's, unless the command's output needs
+    its own words) and example from the catalog."""
+    op_summary, example = spec_help(name)
+    summary = summary or op_summary
     return sub.add_parser(cli_name or name, help=summary, description=summary, epilog=example,
                           formatter_class=RAW, parents=[common], **kw)
+
+
+MIN_SEQ_HELP = "first wait until the daemon has applied this seq (the one a write answered with)"
 
 
 def _local(sub, name: str, summary: str, example: str, common) -> argparse.ArgumentParser:
@@ -106,23 +128,26 @@ def build_parser() -> argparse.ArgumentParser:
                    "(default related)")
     p = _op(sub, "use", common)
     p.add_argument("ids", nargs="+")
-    p.add_argument("--count", type=positive(int), default=1, help="uses to record for each id (default 1)")
+    p.add_argument("--count", type=between(1, MAX_USE_COUNT), default=1,
+                   help=f"uses to record for each id (default 1, at most {MAX_USE_COUNT})")
     p = _op(sub, "read", common)
     p.add_argument("ids", nargs="+", metavar="ID")
-    p.add_argument("--min-seq", type=int, default=0, help="wait until the daemon has applied this seq")
+    p.add_argument("--min-seq", type=int, default=0, help=MIN_SEQ_HELP)
     p = _op(sub, "search", common)
     p.add_argument("query")
     p.add_argument("--k", type=positive(int), default=10, help="how many results (default 10)")
     p.add_argument("--mode", choices=["fts", "vector", "hybrid"], help="default hybrid")
-    p.add_argument("--min-seq", type=int, default=0)
+    p.add_argument("--min-seq", type=int, default=0, help=MIN_SEQ_HELP)
     _filters(p)
     p = _op(sub, "recall", common)
     p.add_argument("query")
     p.add_argument("--budget", type=positive(int), default=2000,
                    help="token budget (tokens = ceil(chars/4); default 2000)")
-    p.add_argument("--mode", choices=["inject", "catalog", "hybrid"], default="inject")
+    p.add_argument("--mode", choices=["inject", "catalog", "hybrid"], default="inject",
+                   help="inject: [MEMORY: ...] blocks within the budget; catalog: a JSON list of the matches "
+                   "(id, title, tags, tier, type, score); hybrid: both (default inject)")
     p.add_argument("--k", type=positive(int), default=20, help="candidates considered (default 20)")
-    p.add_argument("--min-seq", type=int, default=0)
+    p.add_argument("--min-seq", type=int, default=0, help=MIN_SEQ_HELP)
     _filters(p)
     _op(sub, "embedders", common)
     p = _local(sub, "pipe", "Ingest files (optional) and print the memory for a topic as inject blocks.",
@@ -147,10 +172,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("anchor", metavar="ID")
     p.add_argument("--before", type=int, default=5, help="items created just before the anchor (default 5)")
     p.add_argument("--after", type=int, default=5, help="items created just after the anchor (default 5)")
-    p.add_argument("--min-seq", type=int, default=0)
-    p = _op(sub, "history", common)
+    p.add_argument("--min-seq", type=int, default=0, help=MIN_SEQ_HELP)
+    p = _op(sub, "history", common, summary="Every revision of an item, one line each (revision, seq, time, "
+            "reason, actor, title); --json gives each revision's full snapshot.")
     p.add_argument("id")
-    p.add_argument("--min-seq", type=int, default=0)
+    p.add_argument("--min-seq", type=int, default=0, help=MIN_SEQ_HELP)
     p = _op(sub, "entities", common)
     p.add_argument("--query", help="substring of the entity name")
     p.add_argument("--limit", type=int, default=50)
@@ -197,7 +223,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("id")
     p.add_argument("--location", help="domain/room/shelf (default: derived from the item)")
 
-    p = _local(sub, "init", "Create the data home and a commented config file.", "ragixctl init", common)
+    p = _local(sub, "init", "Create the data home and a commented config file (--home and --endpoint, if "
+               "given, are written as settings).", "ragixctl init --home ~/ragix-data", common)
     p.add_argument("--home", help="data directory (default $RAGIX_HOME or $XDG_DATA_HOME/ragix)")
     p.add_argument("--config", help="config file to write (default $XDG_CONFIG_HOME/ragix/ragixd.toml)")
     p = _local(sub, "keys", "Make a CURVE key pair for TCP clients or the server.",

@@ -8,6 +8,8 @@ inject blocks within a token budget. pull stores what arrives on standard input.
 from __future__ import annotations
 
 import hashlib
+import math
+import re
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -54,10 +56,11 @@ def _break_before(text: str, size: int) -> int:
 
 def source_files(sources: list[str], skipped: list[dict[str, Any]]) -> list[Path]:
     """The files to ingest, as absolute paths: each file named, and the files under each
-    directory named, in name order. Under a directory, hidden files and directories (a name
-    starting with '.', such as .git) are left out, and symbolic links are not followed (a link
-    to a directory would be skipped silently by the walk, a link to a file would store the same
-    text again under another name): those links are noted in `skipped`."""
+    directory named, in name order; a source that does not exist is noted in `skipped`. Under
+    a directory, hidden files and directories (a name starting with '.', such as .git) are left
+    out, and symbolic links are not followed (a link to a directory would be skipped silently
+    by the walk, a link to a file would store the same text again under another name): those
+    links are noted in `skipped`."""
     out: list[Path] = []
     for source in sources:
         path = Path(source).expanduser().absolute()
@@ -73,8 +76,8 @@ def source_files(sources: list[str], skipped: list[dict[str, Any]]) -> list[Path
                     out.append(found)
         elif path.is_file():
             out.append(path)
-        else:
-            raise InvalidInput("source", f"no such file or directory: {source}")
+        else:  # skipped and named like an unreadable file: the other sources are still ingested
+            skipped.append(_note(path, f"no such file or directory: {source}"))
     return out
 
 
@@ -147,6 +150,22 @@ def pipe(client: Client, query: str, sources: list[str], budget: int, tags: list
     result["retired"] = sum(len(r["archived"]) for r in retired)
     result["skipped"] = skipped
     return result
+
+
+# recall's largest --budget (schemas/ops/recall.json): asked for to measure what would fit.
+MAX_BUDGET = 200_000
+
+
+def budget_hint(client: Client, args: dict[str, Any]) -> str:
+    """Why recall injected nothing: no item matched, or every matching item's block is larger
+    than the budget (then the smallest block's size, a budget that would show it)."""
+    full = client.recall(**{**args, "mode": "inject", "budget": MAX_BUDGET})
+    blocks = re.split(r"(?<=\[/MEMORY\])\n(?=\[MEMORY: )", full.get("text") or "")
+    sizes = [math.ceil(len(block) / 4) for block in blocks if block]  # the README's tokens = ceil(chars/4)
+    if not sizes:
+        return "nothing to recall: no item matches"
+    return (f"nothing fits the budget of {args['budget']} tokens: {len(sizes)} matching item(s), the "
+            f"smallest block is {min(sizes)} tokens; try --budget {min(sizes)}")
 
 
 def retire(client: Client, files: list[str]) -> list[str]:

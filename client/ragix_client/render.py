@@ -109,6 +109,11 @@ def as_json(result: Any) -> str:
     return json.dumps(result, ensure_ascii=False, indent=2, default=_bytes_hex)
 
 
+def as_json_line(result: Any) -> str:
+    """Compact JSON on one line (newlines in strings stay escaped): one JSONL record."""
+    return json.dumps(result, ensure_ascii=False, separators=(",", ":"), default=_bytes_hex)
+
+
 def _bytes_hex(value: Any) -> Any:
     if isinstance(value, (bytes, bytearray)):
         return value.hex()

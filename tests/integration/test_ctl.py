@@ -55,7 +55,7 @@ def test_history_timeline_stats_verify_rebuild(daemon, capsys):
 
 
 def test_exit_codes(daemon, capsys, tmp_path):
-    code, _, err = run(daemon, capsys, "write", "--title", "x" * 300)
+    code, _, err = run(daemon, capsys, "write", "--title", "x" * 300, "--content", "c")
     assert code == 2 and "invalid_input" in err and "title" in err
     code, _, err = run(daemon, capsys, "read", "MEM-0000000000000000")
     assert code == 1 and "not found" in err

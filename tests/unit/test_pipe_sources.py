@@ -42,8 +42,10 @@ def test_a_file_named_is_taken_even_through_a_link(tree):
     skipped = []
     assert ctl_pipe.source_files([str(tree / "link-to-a.md")], skipped) == [tree / "link-to-a.md"]
     assert skipped == []
-    with pytest.raises(InvalidInput, match="no such file"):
-        ctl_pipe.source_files([str(tree / "missing.md")], skipped)
+    # A source that does not exist is noted and skipped, like an unreadable file; the rest is taken.
+    assert ctl_pipe.source_files([str(tree / "missing.md"), str(tree / "link-to-a.md")], skipped) == \
+        [tree / "link-to-a.md"]
+    assert [(os.path.basename(s["file"]), "no such file" in s["message"]) for s in skipped] == [("missing.md", True)]
 
 
 def test_files_that_are_not_utf8_text_or_too_large_are_refused_with_the_reason(tmp_path, monkeypatch):

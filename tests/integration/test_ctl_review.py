@@ -1,0 +1,198 @@
+"""ragixctl where a fresh user first stumbles: empty options, unknown types, config from init,
+TCP mistakes, files that cannot be written or read, and the messages and help that go with
+them. One daemon serves the module; each test writes what it needs under its own title."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from ragix_client import ctl
+from support.daemon import Daemon
+
+CTL = [sys.executable, "-m", "ragix_client.ctl"]
+
+
+@pytest.fixture(scope="module")
+def daemon(tmp_path_factory):
+    d = Daemon(tmp_path_factory.mktemp("review") / "home").start()
+    yield d
+    d.stop()
+
+
+def run(daemon, capsys, *args):
+    code = ctl.main(["--endpoint", daemon.endpoint, *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def items(daemon) -> int:
+    return daemon.client().stats()["items"]
+
+
+@pytest.mark.parametrize("args, option", [
+    (["--title", "", "--content", "x"], "--title"),
+    (["--title", "  \t", "--content", "x"], "--title"),
+    (["--title", "t", "--content", ""], "--content"),
+    (["--title", "t", "--content", "   "], "--content"),
+    (["--title", "t"], "--content"),
+])
+def test_write_with_an_empty_title_or_content_names_the_option(daemon, capsys, args, option):
+    before = items(daemon)
+    code, out, err = run(daemon, capsys, "write", *args)
+    assert code == 2 and option in err and "required property" not in err and out == ""
+    assert items(daemon) == before
+
+
+def test_write_from_empty_stdin_is_refused_like_pull(daemon):
+    before = items(daemon)
+    for stdin in (b"", b" \n\n"):
+        proc = subprocess.run([*CTL, "--endpoint", daemon.endpoint, "write", "--title", "t", "--content", "-"],
+                              input=stdin, capture_output=True, timeout=60)
+        assert proc.returncode == 2 and b"standard input was empty" in proc.stderr, proc.stderr
+    assert items(daemon) == before
+
+
+def test_update_with_a_blank_field_names_the_option(daemon, capsys):
+    item = daemon.client().write(title="to update", content="body")["id"]
+    code, _, err = run(daemon, capsys, "update", item, "--title", " ")
+    assert code == 2 and "--title" in err
+
+
+def test_write_of_an_unknown_type_says_it_was_stored_as_note(daemon, capsys):
+    code, out, err = run(daemon, capsys, "write", "--title", "typed", "--content", "bogus type", "--type", "bogus")
+    assert code == 0 and out.strip().startswith("MEM-")
+    assert "bogus" in err and "note" in err and "decision" in err and len(err.strip().splitlines()) == 1
+    assert daemon.client().read(out.strip())["items"][0]["type"] == "note"
+    code, out, err = run(daemon, capsys, "write", "--title", "typed", "--content", "alias type", "--type", "task")
+    assert code == 0 and err == ""  # an alias the domain knows (task -> todo) is not unknown
+
+
+def test_search_and_recall_of_an_unknown_type_is_a_usage_error(daemon, capsys):
+    for command in ("search", "recall"):
+        code, out, err = run(daemon, capsys, command, "anything", "--type", "decision,bogus")
+        assert code == 2 and "bogus" in err and "fact, decision" in err and "(no matches)" not in out
+
+
+
+def test_init_writes_the_given_home_and_endpoint_as_settings(tmp_path, capsys, monkeypatch):
+    import json
+
+    from ragixd import config
+    for name in ("RAGIX_HOME", "RAGIX_ENDPOINT", "RAGIX_CONFIG"):
+        monkeypatch.delenv(name, raising=False)
+    home, cfg = tmp_path / "my home", tmp_path / "a.toml"
+    assert ctl.main(["--json", "init", "--home", str(home), "--config", str(cfg)]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    settings = config.resolve({"config": str(cfg)}, env={})  # what `ragixd --config a.toml` runs with
+    assert settings.home == home and printed["endpoint"] == settings.endpoint
+    endpoint = f"ipc://{tmp_path}/d.sock"
+    cfg2 = tmp_path / "b.toml"
+    assert ctl.main(["--json", "--endpoint", endpoint, "init", "--home", str(home), "--config", str(cfg2)]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["endpoint"] == endpoint == config.resolve({"config": str(cfg2)}, env={}).endpoint
+    # A config kept as it was: the endpoint printed is still the one it sets.
+    assert ctl.main(["--json", "init", "--home", str(home), "--config", str(cfg2)]) == 0
+    assert json.loads(capsys.readouterr().out)["endpoint"] == endpoint
+
+
+def test_export_to_a_file_that_cannot_be_written_is_a_clear_error(daemon, tmp_path):
+    target = tmp_path / "no such dir" / "x.jsonl"
+    proc = subprocess.run([*CTL, "--endpoint", daemon.endpoint, "export", "-o", str(target)],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert "--output" in proc.stderr and str(target) in proc.stderr
+
+
+def test_pipe_skips_a_missing_source_and_ingests_the_rest(daemon, capsys, tmp_path):
+    runbook = tmp_path / "runbook.md"
+    runbook.write_text("Restart the ingest workers with systemctl restart ingest@*.\n")
+    missing = tmp_path / "nonexistent.md"
+    code, out, err = run(daemon, capsys, "pipe", "restart ingest workers", "--source", str(runbook), str(missing))
+    assert code == 1 and "systemctl restart ingest" in out
+    assert str(missing) in err and "skipped" in err
+    code, out, _ = run(daemon, capsys, "--json", "pipe", "restart ingest workers", "--source", str(missing))
+    assert code == 1 and json.loads(out)["skipped"][0]["file"] == str(missing)
+
+
+def test_policy_check_refuses_text_and_file_together(daemon, capsys, tmp_path):
+    key = tmp_path / "key.pem"
+    key.write_text("-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----\n")
+    code, out, err = run(daemon, capsys, "policy", "check", "a", "--file", str(key))
+    assert code == 2 and "--file" in err and "verdict" not in out
+
+
+def test_read_of_a_missing_id_under_json_is_the_error_shape(daemon, capsys):
+    found = daemon.client().write(title="present", content="here")["id"]
+    code, out, err = run(daemon, capsys, "--json", "read", "MEM-0000000000000000")
+    data = json.loads(out)
+    assert code == 1 and data["ok"] is False and data["error"]["code"] == "not_found"
+    assert data["error"]["details"]["ids"] == ["MEM-0000000000000000"] and "not found" in err
+    code, out, _ = run(daemon, capsys, "--json", "read", found, "MEM-0000000000000000")
+    data = json.loads(out)
+    assert code == 1 and data["ok"] is False and [i["id"] for i in data["error"]["details"]["items"]] == [found]
+    code, out, _ = run(daemon, capsys, "--json", "read", found)
+    assert code == 0 and json.loads(out)["items"][0]["id"] == found  # found: the documented shape
+
+
+def test_use_count_over_the_maximum_says_the_maximum(daemon, capsys):
+    from ragix_client.ctl_parser import MAX_USE_COUNT
+    from ragixd.errors import InvalidInput
+    item = daemon.client().write(title="used", content="often")["id"]
+    code, _, err = run(daemon, capsys, "use", item, "--count", "1000000000")
+    assert code == 2 and str(MAX_USE_COUNT) in err
+    c = daemon.client()  # the client's maximum is the daemon's
+    assert c.use(uses={item: MAX_USE_COUNT})["recorded"] == 1
+    with pytest.raises(InvalidInput):
+        c.use(uses={item: MAX_USE_COUNT + 1})
+
+
+def test_a_client_time_out_waiting_for_min_seq_says_the_seq_was_not_reached(daemon, capsys):
+    item = daemon.client().write(title="waited", content="for")["id"]
+    head = daemon.client().status()["head_seq"]
+    code, _, err = run(daemon, capsys, "--timeout", "0.5", "read", item, "--min-seq", str(head + 5))
+    assert code == 3 and f"seq {head + 5} was not reached" in err and "is the daemon running" not in err
+
+
+def test_recall_and_pipe_say_when_nothing_fits_the_budget(daemon, capsys):
+    daemon.client().write(title="Budget runbook", content="rotate the zebrafish certificates every quarter")
+    code, out, _ = run(daemon, capsys, "recall", "zebrafish certificates", "--budget", "5")
+    assert code == 0 and "budget of 5 tokens" in out and "smallest" in out
+    smallest = int(out.split("smallest block is ")[1].split()[0])
+    code, out, _ = run(daemon, capsys, "recall", "zebrafish certificates", "--budget", str(smallest))
+    assert "[MEMORY:" in out  # the size said is one that fits
+    code, out, err = run(daemon, capsys, "pipe", "zebrafish certificates", "--budget", "5")
+    assert out == "" and "budget of 5 tokens" in err
+    code, out, _ = run(daemon, capsys, "recall", "no-such-word-anywhere-qqq", "--budget", "5", "--mode", "inject")
+    assert "budget" not in out
+
+
+def test_keys_for_the_server_give_server_advice(tmp_path, capsys):
+    assert ctl.main(["keys", "--name", "server", "--dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "curve_secret_key_file" in out and "to admit this client" not in out
+    assert ctl.main(["keys", "--name", "laptop", "--dir", str(tmp_path)]) == 0
+    assert "[trust]" in capsys.readouterr().out
+
+
+def test_help_describes_recall_mode_min_seq_and_history_output():
+    from ragix_client.ctl_parser import build_parser
+    sub = next(a for a in build_parser()._actions if a.dest == "command").choices
+    for name in ("search", "recall", "history", "timeline", "read"):
+        option = next(a for a in sub[name]._actions if "--min-seq" in a.option_strings)
+        assert option.help and "seq" in option.help, name
+    mode = next(a for a in sub["recall"]._actions if "--mode" in a.option_strings)
+    assert "catalog" in mode.help and "default inject" in mode.help
+    history = sub["history"].format_help()
+    assert "--json" in history and "one line" in history
+
+
+def test_tail_under_json_prints_one_compact_json_line_per_event(daemon, capsys):
+    daemon.client().write(title="tailed", content="line one\nline two")
+    code, out, _ = run(daemon, capsys, "--json", "tail", "--from", "0", "--count", "2")
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 2
+    events = [json.loads(line) for line in lines]
+    assert [e["seq"] for e in events] == [1, 2]
+    assert all(line == json.dumps(e, ensure_ascii=False, separators=(",", ":")) for line, e in zip(lines, events))
