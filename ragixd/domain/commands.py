@@ -281,7 +281,11 @@ def _import(cmd: ImportItem, view: StateView, ctx: Context) -> Decision:
         title, content = cmd.fields.get("title", ""), cmd.fields.get("content", "")
         same = isinstance(title, str) and isinstance(content, str) and \
             existing.content_hash == content_hash(title.strip(), content)
-        return Decision([], {"id": item_id, "status": "exists" if same else "conflict"})
+        if same:
+            return Decision([], {"id": item_id, "status": "exists"})
+        return Decision([], {"id": item_id, "status": "conflict",
+                             "error": f"item {item_id} already exists here with another title or content; "
+                                      "an import never overwrites an item"})
     create = CreateItem(cmd.fields, dedup=False, trusted=cmd.trusted, op="import")
     return _create(create, view, ctx)
 

@@ -215,3 +215,26 @@ def test_recall_renders_one_block_per_item_whatever_the_text(daemon):
     assert text.count("[MEMORY:") == 1 and text.count("[/MEMORY]") == 1
     assert "Lunch (\n/MEMORY] is on Thursday (MEMORY: soon]" in text
     c.close()
+
+
+@pytest.mark.parametrize("tier", ["S2", "S0"])
+def test_a_redacted_export_imported_over_its_origin_says_why_each_line_conflicts(daemon, tier, tmp_path, capsys):
+    c = daemon.client()
+    w = c.write(title="Host inventory", content="db1.prod.example.com at 10.0.4.12:5432", tags=["infra"])
+    lines = c.export(tier=tier)["lines"]
+    r = check("import", c.call("import", {"lines": lines}))
+    assert r["conflict"] == 1 and r["created"] == 0
+    error = r["lines"][0]["error"]
+    assert w["id"] in error and "another title or content" in error and f"redacted {tier} export" in error
+    s3 = c.export(tier="S3")["lines"]
+    s3[0]["item"]["content"] = "edited elsewhere"
+    plain = c.call("import", {"lines": s3})["lines"][0]
+    assert plain["status"] == "conflict" and "another title or content" in plain["error"]
+    assert "redacted" not in plain["error"]
+    dump = tmp_path / "export.jsonl"
+    dump.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    ctl.main(["--endpoint", daemon.endpoint, "import", str(dump)])
+    shown = capsys.readouterr()
+    assert "no reason given" not in shown.out + shown.err and "another title or content" in shown.out + shown.err
+    assert c.read(w["id"])["items"][0]["content"] == "db1.prod.example.com at 10.0.4.12:5432"
+    c.close()
