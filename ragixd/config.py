@@ -78,8 +78,28 @@ def _tcp_endpoint(value: Any) -> str:
     return text
 
 
+def _whole(value: Any) -> int:
+    """An integer from TOML or a digit string from the environment (not 2.5, not true)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
+        return int(value.strip())
+    raise ValueError("must be a whole number")
+
+
+def _number(value: Any) -> float:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(value.strip())
+        except ValueError:
+            pass
+    raise ValueError("must be a number")
+
+
 _CASTS = {
-    MAX_MESSAGE_BYTES: int, MAX_GROUP: int, READERS: int, MIN_SEQ_TIMEOUT_S: float,
+    MAX_MESSAGE_BYTES: _whole, MAX_GROUP: _whole, READERS: _whole, MIN_SEQ_TIMEOUT_S: _number,
     HOME: lambda v: Path(v).expanduser(), CURVE_SECRET_KEY_FILE: lambda v: Path(v).expanduser(),
     LOG_LEVEL: lambda v: str(v).lower(), SYNCHRONOUS: lambda v: str(v).upper(),
     ENDPOINT: _endpoint, TCP_ENDPOINT: _tcp_endpoint,
@@ -120,7 +140,9 @@ def resolve(flags: Mapping[str, Any] | None = None, env: Mapping[str, str] | Non
         for source, mapping, key in (("flag", flags, f.name), ("env", env, "RAGIX_" + f.name.upper()),
                                      ("file", file_data, f.name)):
             if key in mapping:
-                values[f.name] = _cast(f.name, mapping[key], f"{source} {key}")
+                where = {"flag": f"flag --{key.replace('_', '-')}", "env": f"environment variable {key}",
+                         "file": f"config file {config_file}"}[source]
+                values[f.name] = _cast(f.name, mapping[key], where)
                 sources[f.name] = source
                 break
         else:
@@ -158,17 +180,30 @@ _RANGES = {MAX_MESSAGE_BYTES: (1024, None), MAX_GROUP: (1, None), READERS: (1, 2
            MIN_SEQ_TIMEOUT_S: (0.001, 86400.0)}
 
 
+def _allowed(name: str) -> str:
+    """What `name` accepts, in words."""
+    if name in _CHOICES:
+        return "one of " + ", ".join(_CHOICES[name])
+    kind = "a whole number" if _CASTS.get(name) is _whole else "a finite number" if name in _RANGES else ""
+    if name in _RANGES:
+        low, high = _RANGES[name]
+        kind += f" of at least {low}" + (f" and at most {high}" if high is not None else "")
+    return kind
+
+
 def _cast(name: str, value: Any, where: str) -> Any:
+    """`value` of setting `name` as its type; an error names the setting, the place it was
+    set (`where`: flag, environment variable or config file) and what it accepts."""
     try:
-        cast = _CASTS.get(name, str)
-        out = cast(value)
+        out = _CASTS.get(name, str)(value)
     except (TypeError, ValueError) as e:
-        raise ConfigError(f"{name} from {where}: {e}", key=name) from e
+        allowed = _allowed(name)
+        detail = f"must be {allowed}" if allowed else str(e)
+        raise ConfigError(f"{name} = {value!r} (set by {where}): {detail}", key=name) from None
     if name in _RANGES:
         low, high = _RANGES[name]
         if not math.isfinite(out) or out < low or (high is not None and out > high):
-            bounds = f"at least {low}" + (f" and at most {high}" if high is not None else "")
-            raise ConfigError(f"{name} from {where} must be {bounds}, not {value}", key=name)
+            raise ConfigError(f"{name} = {value!r} (set by {where}): must be {_allowed(name)}", key=name)
     if name in _CHOICES and out not in _CHOICES[name]:
-        raise ConfigError(f"{name} from {where} must be one of {', '.join(_CHOICES[name])}", key=name)
+        raise ConfigError(f"{name} = {value!r} (set by {where}): must be {_allowed(name)}", key=name)
     return out

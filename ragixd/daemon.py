@@ -66,14 +66,32 @@ def _prepare_endpoint(endpoint: str, default: bool) -> LockFile | None:
     if not endpoint.startswith("ipc://"):
         return None
     sock_path = Path(endpoint[len("ipc://"):])
-    paths.ensure_private_dir(sock_path.parent, ours=default)
-    return LockFile(sock_path.with_name(sock_path.name + ".lock"), endpoint).acquire()
+    try:
+        paths.ensure_private_dir(sock_path.parent, ours=default)
+    except OSError as e:
+        raise ConfigError(f"endpoint {endpoint}: cannot use {sock_path.parent} for its socket: "
+                          f"{e.strerror or e}", endpoint=endpoint) from None
+    return LockFile(sock_path.with_name(sock_path.name + ".lock"), f"endpoint {endpoint}").acquire()
+
+
+def _make_home(home: Path) -> None:
+    """The home directory, or a one-line reason why it cannot be one."""
+    if home.exists() and not home.is_dir():
+        raise ConfigError(f"home {home} exists and is not a directory", path=str(home))
+    try:
+        home.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as e:
+        raise ConfigError(f"home {home}: cannot create it: {e.strerror or e}", path=str(home)) from None
 
 
 def run(settings: config.Settings, notifier: Notifier, flags: dict) -> None:
-    settings.home.mkdir(mode=0o700, parents=True, exist_ok=True)
+    _make_home(settings.home)
     home_lock = LockFile(settings.home / "ragixd.lock", f"home {settings.home}").acquire()
-    endpoint_lock = _prepare_endpoint(settings.endpoint, settings.sources.get("endpoint") == "default")
+    try:
+        endpoint_lock = _prepare_endpoint(settings.endpoint, settings.sources.get("endpoint") == "default")
+    except ConfigError:
+        home_lock.release()
+        raise
     memory = Memory(settings.home, synchronous=settings.synchronous, embedders=settings.embedders,
                     recall=RecallConfig.from_mapping(settings.recall),
                     policy=Policy(PolicyConfig.from_dict(settings.policy)))

@@ -16,8 +16,13 @@ class LockFile:
         self.fd: int | None = None
 
     def acquire(self) -> "LockFile":
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError as e:
+            # A read-only or missing place (`ipc:///proc/x.sock`): one line, not a traceback.
+            raise ConfigError(f"{self.what}: cannot create the lock file {self.path}: {e.strerror or e}",
+                              path=str(self.path)) from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

@@ -14,8 +14,8 @@ from ..errors import Conflict, InvalidInput, NotFound, PolicyRejected
 from . import events as ev
 from .ids import is_item_id, new_item_id
 from .item import (
-    DEFAULT_STORE, LINK_RELS, TIERS, MemoryItem, apply_patch, build_item, normalize_time, patch_to_wire,
-    validate_create, validate_patch,
+    DEFAULT_STORE, LINK_RELS, TIERS, MemoryItem, apply_patch, build_item, check_not_blank, normalize_time,
+    patch_to_wire, validate_create, validate_patch,
 )
 from .clock import add_hours
 from .encoding import content_hash
@@ -281,7 +281,11 @@ def _import(cmd: ImportItem, view: StateView, ctx: Context) -> Decision:
         title, content = cmd.fields.get("title", ""), cmd.fields.get("content", "")
         same = isinstance(title, str) and isinstance(content, str) and \
             existing.content_hash == content_hash(title.strip(), content)
-        return Decision([], {"id": item_id, "status": "exists" if same else "conflict"})
+        if same:
+            return Decision([], {"id": item_id, "status": "exists"})
+        return Decision([], {"id": item_id, "status": "conflict",
+                             "error": f"item {item_id} already exists here with another title or content; "
+                                      "an import never overwrites an item"})
     create = CreateItem(cmd.fields, dedup=False, trusted=cmd.trusted, op="import")
     return _create(create, view, ctx)
 
@@ -290,8 +294,8 @@ def _update(cmd: UpdateItem, view: StateView, ctx: Context) -> Decision:
     item = _live(view, cmd.id)
     patch = validate_patch(cmd.patch, item.type)
     after = apply_patch(item, patch, ctx.ts)
-    if not after.title and not after.content:  # what a write would refuse, an update may not make
-        raise InvalidInput("patch", "would leave the item with neither title nor content")
+    # What a write would refuse, an update may not make (a pointer turned into a fact keeps its empty content).
+    check_not_blank({"title": after.title, "content": after.content}, after.type)
     # The item as it would be is governed whole (an update is never a way around the policy);
     # soft blocks are for new proposals, so they do not apply here.
     # The patch as given is checked too: normalisation (lower-cased tags) must not hide a secret.

@@ -14,6 +14,7 @@ from ..errors import InvalidInput
 from . import clock
 from .encoding import content_hash
 from .ids import is_item_id
+from .policy.normalize import normalize
 
 TIERS = ("stm", "mtm", "ltm")
 TYPES = ("fact", "decision", "definition", "constraint", "pattern", "todo", "pointer", "note")
@@ -275,6 +276,19 @@ def check_content(content: str, type_: str) -> None:
         raise InvalidInput("content", f"is {len(content)} characters, over the limit of {limit} for type {type_}")
 
 
+def check_not_blank(data: Mapping[str, Any], type_: str) -> None:
+    """A title, and a content unless the item is a pointer (its evidence lives in the chunks it
+    points to), must hold something visible: not only spaces or invisible characters."""
+    if "title" in data and not _visible(data["title"]):
+        raise InvalidInput("title", "must not be blank")
+    if "content" in data and type_ != "pointer" and not _visible(data["content"]):
+        raise InvalidInput("content", f"must not be blank (only a pointer may have no content; this is a {type_})")
+
+
+def _visible(text: str) -> bool:
+    return bool(text.strip()) and bool(normalize(text).strip())
+
+
 def _normalize(fields: Mapping[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
     """Validate and normalise the given fields of `fields` (only those present)."""
     handlers = {
@@ -305,8 +319,7 @@ def validate_create(fields: Mapping[str, Any]) -> dict[str, Any]:
     if unknown:
         raise InvalidInput(sorted(map(str, unknown))[0], "is not a field of a memory item")
     data = _normalize({"title": "", "content": "", **fields}, CREATE_FIELDS)
-    if not data["title"] and not data["content"]:
-        raise InvalidInput("title", "an item needs a title or content")
+    check_not_blank(data, data.get("type", "note"))
     check_content(data["content"], data.get("type", "note"))
     return data
 
@@ -319,6 +332,7 @@ def validate_patch(patch: Mapping[str, Any], current_type: str) -> dict[str, Any
     if unknown:
         raise InvalidInput(sorted(map(str, unknown))[0], "cannot be changed by an update")
     data = _normalize(patch, PATCH_FIELDS)
+    check_not_blank(data, data.get("type", current_type))
     if "content" in data:
         check_content(data["content"], data.get("type", current_type))
     return data

@@ -53,6 +53,7 @@ def plan_import(args: dict[str, Any], caller: Caller) -> Plan:
                         op="import")
     commands: list[Any] = []
     kinds: list[tuple[int, str]] = []
+    secrecy: dict[int, str] = {}
     later: list[tuple[int, Any]] = []
     for n, line in enumerate(args["lines"]):
         item = line.get("item") if isinstance(line, dict) else None
@@ -62,6 +63,7 @@ def plan_import(args: dict[str, Any], caller: Caller) -> Plan:
         if line.get("format", FORMAT) != FORMAT:
             kinds.append((n, f"format {line.get('format')!r} is not {FORMAT!r}"))
             continue
+        secrecy[n] = str(line.get("secrecy", "S3"))
         fields = _fields(item)
         fields.setdefault("store", caller.default_store())
         commands.append(c.ImportItem(fields, trusted=caller.trust == "full"))
@@ -88,6 +90,9 @@ def plan_import(args: dict[str, Any], caller: Caller) -> Plan:
                 out.append({"line": n, "status": "invalid", "error": result.message, "code": result.code})
             else:
                 out.append({"line": n, **{k: v for k, v in result.items() if k != "seq"}})
+                if result.get("status") == "conflict" and secrecy[n] != "S3":
+                    out[-1]["error"] += (f" (this line is from a redacted {secrecy[n]} export: its text cannot "
+                                         "replace the original; import an S3 export, or into another home)")
         seq = max((r.get("seq", 0) for r in results if isinstance(r, dict)), default=0)
         counts = {k: sum(1 for o in out if o["status"] == k)
                   for k in ("created", "exists", "conflict", "refused", "quarantined", "invalid")}

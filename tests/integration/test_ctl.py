@@ -66,7 +66,7 @@ def test_exit_codes(daemon, capsys, tmp_path):
 
 def test_tail_prints_stored_then_live_events(daemon, capsys):
     c = daemon.client()
-    c.write(title="first")
+    c.write(title="first", content="the first item")
     code, out, _ = run(daemon, capsys, "tail", "--from", "0", "--count", "1")
     assert code == 0 and "item.created" in out
 

@@ -117,3 +117,28 @@ def test_a_second_daemon_on_the_same_home_is_refused(daemon, tmp_path):
     assert proc.returncode == 2
     assert b"already using" in proc.stderr
     assert daemon.client().status()["head_seq"] == 0  # the first one still serves
+
+
+def _start_failure(tmp_path, *args):
+    import os
+    import subprocess
+    import sys
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RAGIX_")}
+    env.update(XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_CACHE_HOME=str(tmp_path / "cache"))
+    proc = subprocess.run([sys.executable, "-m", "ragixd", *args], env=env, capture_output=True, text=True,
+                          timeout=30)
+    messages = [line for line in proc.stderr.splitlines() if line.startswith("ragixd: ")]
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr and len(messages) == 1, proc.stderr
+    return messages[0]
+
+
+def test_a_home_that_is_a_file_stops_the_daemon_with_one_line(tmp_path):
+    home = tmp_path / "file.txt"
+    home.write_text("not a home")
+    line = _start_failure(tmp_path, "--home", str(home), "--endpoint", f"ipc://{tmp_path}/s.sock")
+    assert "exists and is not a directory" in line and str(home) in line
+
+
+def test_an_endpoint_that_cannot_be_created_stops_the_daemon_with_one_line(tmp_path):
+    line = _start_failure(tmp_path, "--home", str(tmp_path / "h"), "--endpoint", "ipc:///proc/ragix-test.sock")
+    assert "ipc:///proc/ragix-test.sock" in line and "cannot create" in line

@@ -6,6 +6,7 @@ import time
 from contextlib import contextmanager
 
 import msgpack
+import pytest
 import zmq
 
 from ragixd import contract
@@ -55,10 +56,26 @@ def test_queries_have_a_size_and_min_seq_a_meaning(daemon):
 def test_an_update_cannot_empty_an_item(daemon):
     c = daemon.client()
     item = c.write(title="Runbook", content="restart the worker")["id"]
-    c.update(item, patch={"title": ""})
-    answer = request(daemon.endpoint, "update", {"id": item, "patch": {"content": ""}})
+    for patch, field in (({"title": ""}, "title"), ({"content": ""}, "content"), ({"content": " \n"}, "content")):
+        answer = request(daemon.endpoint, "update", {"id": item, "patch": patch})
+        assert answer["ok"] is False and answer["error"]["code"] == "invalid_input"
+        assert answer["error"]["message"].startswith(f"{field}: must not be blank")
+    got = c.read(item)["items"][0]
+    assert (got["title"], got["content"]) == ("Runbook", "restart the worker")
+
+
+@pytest.mark.parametrize("args,field", [
+    ({"title": "Deploy window"}, "content"),
+    ({"title": "Deploy window", "content": ""}, "content"),
+    ({"title": "   ", "content": "Fridays"}, "title"),
+    ({"title": "", "content": "Fridays"}, "title"),
+    ({"title": "Deploy", "content": " \t "}, "content"),
+])
+def test_a_blank_write_is_refused_naming_the_field(daemon, args, field):
+    answer = request(daemon.endpoint, "write", args)
     assert answer["ok"] is False and answer["error"]["code"] == "invalid_input"
-    assert c.read(item)["items"][0]["content"] == "restart the worker"
+    assert answer["error"]["message"].startswith(f"{field}: must not be blank")
+    assert daemon.client().stats()["events"] == 0
 
 
 def test_a_stop_answers_every_request_and_keeps_every_acknowledged_write(tmp_path):

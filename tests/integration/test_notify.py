@@ -73,7 +73,7 @@ def test_ready_with_status_then_watchdog_pings(notified):
 def test_sigterm_sends_stopping_and_exits_cleanly(notified):
     daemon, ns = notified
     ns.wait_for("READY")
-    written = daemon.client().write(title="before the stop")
+    written = daemon.client().write(title="before the stop", content="written before the stop")
     daemon.proc.send_signal(signal.SIGTERM)
     assert ns.wait_for("STOPPING")["STOPPING"] == "1"
     assert daemon.proc.wait(20) == 0
@@ -86,7 +86,7 @@ def test_sighup_reloads_and_keeps_serving(notified):
     daemon, ns = notified
     ns.wait_for("READY")
     c = daemon.client()
-    first = c.write(title="before the reload")
+    first = c.write(title="before the reload", content="written before the reload")
     before = time.clock_gettime_ns(time.CLOCK_MONOTONIC) // 1000
     daemon.proc.send_signal(signal.SIGHUP)
     reloading = ns.wait_for("RELOADING")
@@ -96,7 +96,7 @@ def test_sighup_reloads_and_keeps_serving(notified):
     assert before <= int(reloading["MONOTONIC_USEC"]) <= after
     again = ns.wait_for("READY")
     assert again["READY"] == "1"
-    second = c.write(title="after the reload")
+    second = c.write(title="after the reload", content="written after the reload")
     assert second["seq"] > first["seq"]
     assert c.read(first["id"], second["id"])["count"] == 2
     assert daemon.proc.poll() is None

@@ -29,7 +29,8 @@ def memory(tmp_path):
 
 def add(m, content, source_id="", **fields):
     prov = {"source_kind": "chat", "source_id": source_id} if source_id else {}
-    return m.execute([c.CreateItem({"title": "", "content": content, "provenance": prov, **fields},
+    title = content.split()[0]  # a blank title is refused: the speaker of a chat turn
+    return m.execute([c.CreateItem({"title": title, "content": content, "provenance": prov, **fields},
                                    dedup=False)]).results[0]["id"]
 
 
@@ -89,7 +90,7 @@ def test_vector_candidates_respect_filters_without_decoding_rows(tmp_path):
 
 def test_other_scripts_are_searched_by_meaning_and_blank_queries_find_nothing(tmp_path):
     m = Memory(tmp_path / "h", synchronous="OFF", backfill=False)
-    ids = [m.execute([c.CreateItem({"title": "", "content": text})]).results[0]["id"] for text in (
+    ids = [m.execute([c.CreateItem({"title": text.split()[0], "content": text})]).results[0]["id"] for text in (
         "Резервное копирование базы данных каждую ночь", "Обед в столовой в час дня",
         "Το αντίγραφο ασφαλείας τρέχει κάθε βράδυ")]
     conn = m.store.reader()

@@ -40,7 +40,7 @@ def test_older_schema_is_brought_forward_with_its_data(tmp_path):
     from ragixd.domain.events import NewEvent
     from ragixd.domain.item import build_item, validate_create
     with conn:
-        item = build_item("MEM-olditem01", validate_create({"title": "old", "tags": ["legacy"]}), "2026-01-01T00:00:00.000000Z")
+        item = build_item("MEM-olditem01", validate_create({"title": "old", "content": "old content", "tags": ["legacy"]}), "2026-01-01T00:00:00.000000Z")
         evs, head = log.append(conn, head, [NewEvent("item.created", {"item": item.to_dict()})], item.created_at, "old")
         for e in evs:
             old.apply(conn, e)

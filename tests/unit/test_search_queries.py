@@ -7,7 +7,7 @@ from ragixd.store.filters import Filters
 
 
 def create(s, **fields):
-    fields.setdefault("content", "")
+    fields.setdefault("content", f"about {fields.get('title', '')}")  # blank content is refused
     return s.run(c.CreateItem(fields))["id"]
 
 

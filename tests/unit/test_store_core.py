@@ -8,7 +8,7 @@ from ragixd.store.filters import Filters, filters_from_args
 
 
 def create(s, **fields):
-    fields.setdefault("content", "")
+    fields.setdefault("content", f"about {fields.get('title', '')}")  # blank content is refused
     return s.run(c.CreateItem(fields))["id"]
 
 
@@ -160,13 +160,19 @@ BAD_CREATES = [
     ({"title": "ok", "tags": [1]}, "tags"),
     ({"title": "ok", "confidence": 2}, "confidence"),
     ({"title": "ok", "confidence": "high"}, "confidence"),
-    ({"title": "ok", "id": "ITEM-1"}, "id"),
+    ({"title": "ok", "content": "text", "id": "ITEM-1"}, "id"),
     ({"title": "ok", "store": "public"}, "store"),
-    ({"title": "ok", "links": [{"rel": "supports", "to": "nope"}]}, "links"),
+    ({"title": "ok", "content": "text", "links": [{"rel": "supports", "to": "nope"}]}, "links"),
     ({"title": "ok", "expires_at": "tomorrow"}, "expires_at"),
     ({"title": "ok", "provenance": {"source_kind": "dream"}}, "source_kind"),
     ({"title": "ok", "colour": "red"}, "colour"),
     ({"title": "", "content": ""}, "title"),
+    ({"title": " \t\n", "content": "text"}, "title"),
+    ({"title": "\u200b", "content": "text"}, "title"),
+    ({"title": "ok"}, "content"),
+    ({"title": "ok", "content": ""}, "content"),
+    ({"title": "ok", "content": "  \n "}, "content"),
+    ({"content": "text"}, "title"),
 ]
 
 
@@ -177,6 +183,26 @@ def test_bad_input_names_the_field_and_writes_nothing(store, fields, field):
         store.run(c.CreateItem(fields))
     assert err.value.field == field
     assert store.head_seq == seq and store.stats()["events"] == seq
+
+
+def test_blank_fields_are_named_in_the_refusal(store):
+    with pytest.raises(InvalidInput, match="title: must not be blank"):
+        store.run(c.CreateItem({"title": "  ", "content": "text"}))
+    with pytest.raises(InvalidInput, match="content: must not be blank"):
+        store.run(c.CreateItem({"title": "Deploy window"}))
+
+
+def test_a_pointer_may_have_no_content_but_not_become_a_fact_without_one(store):
+    item_id = create(store, title="Design doc", content="", type="pointer", provenance={"source_kind": "doc", "source_id": "d.md"})
+    assert store.get(item_id).content == ""
+    for patch, field in (({"type": "fact"}, "content"), ({"title": " "}, "title"), ({"content": " "}, None)):
+        seq = store.head_seq
+        if field is None:
+            store.run(c.UpdateItem(item_id, patch))  # a pointer's content may stay blank
+            continue
+        with pytest.raises(InvalidInput) as err:
+            store.run(c.UpdateItem(item_id, patch))
+        assert err.value.field == field and store.head_seq == seq
 
 
 def test_pointer_items_may_be_long(store):
@@ -193,8 +219,8 @@ def test_malformed_ids_on_other_commands(store):
 
 
 def test_a_failing_command_does_not_spoil_its_group(store):
-    group = store.execute([c.CreateItem({"title": "good"}), c.CreateItem({"title": "x" * 500}),
-                           c.CreateItem({"title": "good too"})])
+    group = store.execute([c.CreateItem({"title": "good", "content": "a"}), c.CreateItem({"title": "x" * 500}),
+                           c.CreateItem({"title": "good too", "content": "b"})])
     assert isinstance(group.results[1], InvalidInput)
     assert group.results[0]["status"] == group.results[2]["status"] == "created"
     assert store.stats()["items"] == 2 and store.verify()["ok"]

@@ -18,6 +18,7 @@ from .values import (
     char_classes,
     is_code_reference,
     is_placeholder,
+    is_plain_password,
     looks_like_password,
     looks_random,
 )
@@ -107,6 +108,13 @@ class Assignment(NamedTuple):
     value: str
     quoted: bool
     literal_context: bool = False  # a config line or prose: bare values are literals there
+    direct: bool = False  # a password or secret name given one concrete token by `:` or `=`
+
+
+# Password words long enough to end a run-together name (`PGPASSWORD`, `MYSQLPASSWD`).
+_PASSWORD_SUFFIXES = ("password", "passwd", "passphrase", "passcode", "passwort", "kennwort")
+# Names given a password by a bare `:` or `=`: any password word, or a name ending in `secret`.
+_PLAIN_SECRET_ENDINGS = frozenset({"secret", "secrets"})
 
 
 def _segments(name: str) -> list[str]:
@@ -125,7 +133,8 @@ def _kind(segs: list[str], previous_word: Callable[[], str]) -> str | None:
     for a bare `key`."""
     if not segs or segs[-1] in _DESCRIPTIVE_SUFFIXES:
         return None
-    if " ".join(segs) in ("mot de passe",) or any(s in _PASSWORD_WORDS for s in segs):
+    if " ".join(segs) in ("mot de passe",) or any(s in _PASSWORD_WORDS or s.endswith(_PASSWORD_SUFFIXES)
+                                                   for s in segs):
         return PASSWORD
     if any(s in _TOKEN_WORDS for s in segs):
         return TOKEN
@@ -164,13 +173,15 @@ def _previous_word(text: str, start: int) -> str:
     return m.group(1).lower() if m else ""
 
 
-def _value_after(text: str, pos: int, op: str) -> tuple[str, bool] | None:
+def _value_after(text: str, pos: int, op: str) -> tuple[str, bool, int] | None:
+    """The literal after an operator: (value, quoted, where it ends); the end is -1 when the
+    value came after an auth scheme or from an XML body."""
     if op == ">":
         m = _XML_BODY.match(text, pos)
-        return (m.group(1).strip(), True) if m else None
+        return (m.group(1).strip(), True, -1) if m else None
     m = _QUOTED.match(text, pos)
     if m:
-        return m.group(2), True
+        return m.group(2), True, m.end()
     if op == ",":
         return None  # `f("API_KEY", value)`: only a literal second argument counts
     m = _UNQUOTED.match(text, pos)
@@ -179,11 +190,11 @@ def _value_after(text: str, pos: int, op: str) -> tuple[str, bool] | None:
     value = m.group().rstrip(".:")
     if value.lower() in _AUTH_SCHEMES:
         nxt = _AFTER_SCHEME.match(text, m.end())
-        return (nxt.group(1), False) if nxt else None
-    return value, False
+        return (nxt.group(1), False, -1) if nxt else None
+    return value, False, pos + len(value)
 
 
-def judge(kind: str, value: str, quoted: bool, literal_context: bool = False) -> bool:
+def judge(kind: str, value: str, quoted: bool, literal_context: bool = False, direct: bool = False) -> bool:
     """Is this assigned literal a live credential?"""
     value = value[:256]
     # Refusals first, cheapest first (they are independent: the order changes nothing else).
@@ -192,7 +203,13 @@ def judge(kind: str, value: str, quoted: bool, literal_context: bool = False) ->
     low = value.lower()  # a segment in _CRED_VALUE_WORDS holds one of _CRED_VALUE_STEMS
     if any(w in low for w in _CRED_VALUE_STEMS) and any(s in _CRED_VALUE_WORDS for s in _segments(value)):
         return False  # `falkor_password`, `registry-password`: names, not values
-    if (not quoted and is_code_reference(value)) or is_placeholder(value):
+    if not quoted and is_code_reference(value):
+        return False
+    # `password: sunshine`: a concrete word is a password, however guessable (before the
+    # placeholder test, which takes `hunter2hunter2` for filler and `mysecretvalue` for a stand-in).
+    if direct and is_plain_password(value):
+        return True
+    if is_placeholder(value):
         return False
     pieces = [p.strip("{}[]()<>\"',;") for p in value.split()[:12]] or [value]
     # The credential name already says "secret": a generated-looking literal is enough.
@@ -239,7 +256,32 @@ def _assignment_at(text: str, kw_start: int, kw_end: int, compares: bool) -> tup
         return None, end
     line_start = text.rfind("\n", 0, start) + 1
     literal = bool(_CONFIG_PREFIX.match(text, line_start, start)) or opname in _PROSE_OPERATORS
-    return Assignment(kind, found[0], found[1], literal), end
+    direct = _direct(text, name, kind, op, found, literal)
+    return Assignment(kind, found[0], found[1], literal, direct), end
+
+
+# What may follow a bare value that stands alone: the end of the line or of a sentence, a
+# separator, a comment.
+_VALUE_END = re.compile(r"[ \t]*(?:$|[\r\n,;#&|)\]}]|\.(?:\s|$))", re.M)
+
+
+def _direct(text: str, name: str, kind: str, op: re.Match[str], found: tuple[str, bool, int], literal: bool) -> bool:
+    """Is a password or secret name given one concrete token by `:` or `=`? Quoted: a token
+    without spaces. Bare: on a config line or after `:` (not an expression in code), and
+    alone (`password: the one from the vault` is prose), or `NAME=value` run together as
+    the environment takes it (`PGPASSWORD=pgadmin psql …`)."""
+    value, quoted, end = found
+    if op.group("op") not in ("=", ":") or end < 0:
+        return False
+    if any(s in _PASSWORD_WORDS or s in _TOKEN_WORDS or s.endswith(_PASSWORD_SUFFIXES) for s in _segments(value)):
+        return False  # `"password": "Passwort"`: a label
+    if kind != PASSWORD and _segments(name)[-1] not in _PLAIN_SECRET_ENDINGS:
+        return False
+    if quoted:
+        return True
+    if not literal:
+        return False
+    return op.group() == "=" or _VALUE_END.match(text, end) is not None
 
 
 # `mot de passe admin est …`, `password for root: …`: up to four words between a password

@@ -197,12 +197,21 @@ _MARKUP_GATES = (
 )
 
 
+# Recall's own block markers (`[MEMORY: id | type | … ]` … `[/MEMORY]`): text that holds one is
+# trying to open or close a block in an agent's prompt. The opening marker counts only with the
+# block's shape (fields separated by `|`, on one line), so "[memory: notes]" stays prose.
+_MEMORY_MARKER = re.compile(r"\[\s*/\s*memory\s*\]|\[\s*memory\s*:[^\]\n]{0,400}\|[^\]\n]{0,400}\]")
+
+
 def injection_rules() -> list[Rule]:
     """Every built-in injection rule."""
     return phrase_rules() + [
         Rule(id="injection.chat_markup", kind=INJECTION, family="fake_markup",
              description="contains chat-template, role or tool-call markup", pattern=_MARKUP,
              view="lower", anchors=_MARKUP_ANCHORS, window=(20, 60), needles=_MARKUP_GATES),
+        Rule(id="injection.memory_block_marker", kind=INJECTION, family="fake_markup",
+             description="contains a memory-block marker ([MEMORY: …] or [/MEMORY]) that could forge a recalled memory",
+             pattern=_MEMORY_MARKER, view="lower", anchors=("memory",), window=(8, 820), needles=("memory",)),
         Rule(id="injection.fake_turns", kind=INJECTION, family="fake_markup",
              description="contains a fabricated assistant/user exchange", check=_fake_turns, view="lower",
              needles=("user:", "human:")),

@@ -288,3 +288,37 @@ def looks_like_password(value: str) -> bool:
     if lower and upper:
         return not is_wordlike(v) and class_transitions(v) >= 0.3
     return len(v) >= 16 and looks_random(v)
+
+
+# Placeholder words that a person would not type as their password. Unlike
+# _PLACEHOLDER_WORDS, "mysecret…" and "mypassword…" are not here: as a whole value they are
+# weak passwords, not documentation.
+_STAND_IN_WORDS = re.compile(
+    r"example|sample|dummy|placeholder|changeme|change_me|change-me|replace|insert|redacted|notreal"
+    r"|not_real|not-a-real|lorem|foobar|process\.env|os\.environ|getenv")
+_STAND_IN_SEGMENTS = frozenset({"here", "goes", "fake", "todo", "tbd", "mock", "xxx"})
+# Type names: `password: SecretStr`, `secret: Optional`, not a value.
+_CAMEL_CASE = re.compile(r"^(?:[A-Z][a-z0-9]*){2,}$")
+_TYPE_NAMES = frozenset({"int", "bool", "float", "dict", "list", "tuple", "set", "any", "object", "text", "char",
+                         "varchar", "uuid", "integer", "boolean", "number", "callable", "sequence", "mapping",
+                         "iterable"})
+
+
+def is_plain_password(value: str) -> bool:
+    """A single concrete token assigned to a password or secret name (`sunshine`, `pgadmin`,
+    `hunter2hunter2`), as opposed to what documentation and code put there: placeholders,
+    masks, templates, dummy and type names, paths, degenerate strings."""
+    v = value.strip()
+    if len(v) < 4 or len(v) > 128 or any(c.isspace() for c in v) or "/" in v or "\\" in v:
+        return False
+    low = v.lower()
+    if low in _DUMMY_VALUES or _TEMPLATE.match(v) or _INTERPOLATION.search(v):
+        return False
+    if low in _TYPE_NAMES or _CAMEL_CASE.match(v):
+        return False  # `password: SecretStr`: a type annotation
+    if any(m in low for m in _MASK_SEEDS) and _MASK_RUN.search(v):
+        return False
+    if _STAND_IN_WORDS.search(low) or low.endswith("...") or len(set(low)) <= 2:
+        return False
+    segments = [segment.lower() for segment in _SEGMENTS.findall(v)]
+    return not any(seg in _STAND_IN_SEGMENTS or seg.startswith("your") for seg in segments)
