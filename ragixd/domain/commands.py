@@ -294,8 +294,8 @@ def _update(cmd: UpdateItem, view: StateView, ctx: Context) -> Decision:
     item = _live(view, cmd.id)
     patch = validate_patch(cmd.patch, item.type)
     after = apply_patch(item, patch, ctx.ts)
-    # What a write would refuse, an update may not make (a pointer turned into a fact keeps its empty content).
-    check_not_blank({"title": after.title, "content": after.content}, after.type)
+    # What a write would refuse, an update may not make.
+    check_not_blank(after.title, after.content, "content" if "content" in patch else "title")
     # The item as it would be is governed whole (an update is never a way around the policy);
     # soft blocks are for new proposals, so they do not apply here.
     # The patch as given is checked too: normalisation (lower-cased tags) must not hide a secret.

@@ -276,13 +276,13 @@ def check_content(content: str, type_: str) -> None:
         raise InvalidInput("content", f"is {len(content)} characters, over the limit of {limit} for type {type_}")
 
 
-def check_not_blank(data: Mapping[str, Any], type_: str) -> None:
-    """A title, and a content unless the item is a pointer (its evidence lives in the chunks it
-    points to), must hold something visible: not only spaces or invisible characters."""
-    if "title" in data and not _visible(data["title"]):
-        raise InvalidInput("title", "must not be blank")
-    if "content" in data and type_ != "pointer" and not _visible(data["content"]):
-        raise InvalidInput("content", f"must not be blank (only a pointer may have no content; this is a {type_})")
+def check_not_blank(title: str, content: str, field: str) -> None:
+    """An item must hold visible text in its title or its content (either may be empty: a chat
+    turn or a document chunk has no title, a short memo no content), not both empty, spaces or
+    invisible characters only; `field` is the one to name in the refusal."""
+    if not _visible(title) and not _visible(content):
+        raise InvalidInput(field, "is blank, and so is the other of title and content: an item needs "
+                                  "visible text in one of them (not only spaces or invisible characters)")
 
 
 def _visible(text: str) -> bool:
@@ -319,7 +319,7 @@ def validate_create(fields: Mapping[str, Any]) -> dict[str, Any]:
     if unknown:
         raise InvalidInput(sorted(map(str, unknown))[0], "is not a field of a memory item")
     data = _normalize({"title": "", "content": "", **fields}, CREATE_FIELDS)
-    check_not_blank(data, data.get("type", "note"))
+    check_not_blank(data["title"], data["content"], "content" if "content" in fields else "title")
     check_content(data["content"], data.get("type", "note"))
     return data
 
@@ -332,7 +332,6 @@ def validate_patch(patch: Mapping[str, Any], current_type: str) -> dict[str, Any
     if unknown:
         raise InvalidInput(sorted(map(str, unknown))[0], "cannot be changed by an update")
     data = _normalize(patch, PATCH_FIELDS)
-    check_not_blank(data, data.get("type", current_type))
     if "content" in data:
         check_content(data["content"], data.get("type", current_type))
     return data
