@@ -3,7 +3,6 @@
 
 import re
 import shlex
-import socket
 from pathlib import Path
 
 import pytest
@@ -11,13 +10,7 @@ import zmq
 
 from ragix_client import ctl
 from ragixd.curve import make_keys
-from support.daemon import ROOT, Daemon
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from support.daemon import ROOT, Daemon, free_port
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,6 @@
 """Trust-gated stores over TCP with CURVE: each client key has a trust level, and every op
 sees only the stores that level may see; writes elsewhere are refused; no existence oracle."""
 
-import socket
 
 import pytest
 import zmq
@@ -9,12 +8,7 @@ import zmq
 from ragix_client import Client
 from ragixd.curve import make_keys
 from ragixd.errors import Forbidden, NotFound, Timeout
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from support.daemon import free_port
 
 
 @pytest.fixture(scope="module")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -78,3 +79,10 @@ def ollama_daemon(home: Path, url: str) -> Daemon:
     config.mkdir(parents=True, exist_ok=True)
     (config / "ragixd.toml").write_text(f'[embedder]\nbackend = "ollama"\nurl = "{url}"\ntimeout = 30\n')
     return Daemon(home).start()
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now (for a daemon's CURVE endpoint)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
