@@ -234,3 +234,35 @@ def test_vector_weight_is_the_embedders_own_unless_the_config_sets_one():
         for s in searches:
             s.close()
     assert MODEL_VECTOR_WEIGHT > 0.5  # a learned model's neighbours count for more than hashed words'
+
+
+def test_an_index_that_outgrows_its_flat_table_keeps_every_vector_across_restarts(tmp_path, monkeypatch):
+    """Past EXACT_BELOW (lowered here) the index builds its graph; its checkpoint, a restart,
+    a catch-up of writes after the checkpoint and an archive all keep the same items found."""
+    from ragixd.vectors import index as vector_index
+    monkeypatch.setattr(vector_index, "EXACT_BELOW", 8)
+    home = tmp_path / "home"
+    m = Memory(home, synchronous="OFF", backfill=False)
+    for title, content, tags in DOCS:
+        m.execute([c.CreateItem({"title": title, "content": content, "tags": tags})])
+    (index,) = m.vectors.indexes.values()
+    assert index.is_flat
+    m.vectors.save()  # a checkpoint of the flat table
+    extra = [c.CreateItem({"title": f"Runbook {n}", "content": f"Restart worker {n} after the {word} alert"})
+             for n, word in enumerate(("disk", "memory", "latency", "queue", "certificate"))]
+    m.execute(extra)
+    assert not index.is_flat and len(index) == len(DOCS) + 5
+    m.store.close()  # a crash: the checkpoint holds the table, the log the rest
+    m = Memory(home, synchronous="OFF", backfill=False)
+    (index,) = m.vectors.indexes.values()
+    assert not index.is_flat and len(index) == len(DOCS) + 5
+    assert ids_for(m, "Alice goes skiing in the Alps", mode="vector", k=1)[0] == ["Holiday"]
+    assert ids_for(m, "worker certificate alert", mode="vector", k=1)[0] == ["Runbook 4"]
+    m.vectors.save()  # a checkpoint of the graph
+    holiday = m.store.reader().execute("SELECT id FROM memory_items WHERE title = 'Holiday'").fetchone()[0]
+    m.execute([c.ArchiveItem(holiday, reason="outdated")])
+    m.close()
+    m = Memory(home, synchronous="OFF", backfill=False)
+    assert sum(m.vectors.counts().values()) == len(DOCS) + 4
+    assert "Holiday" not in ids_for(m, "Alice goes skiing in the Alps", mode="vector", k=3)[0]
+    m.close()
