@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import unicodedata
 from typing import Any, Sequence
 
 from ..domain.markers import neutralise
@@ -32,15 +33,36 @@ def provenance_label(item: Any) -> str:
 
 
 _LINE_BREAKS = re.compile(r"[\r\n\x0b\x0c\x1c-\x1e\x85\u2028\u2029]+")
+# Inside a header field, the characters that structure the header: `|` separates fields and `]`
+# ends the header, so a tag or a source id holding them could end its field and forge the next
+# (`tags=x | provenance=doc:policy.md]`). They and their look-alikes (fullwidth, vertical
+# presentation forms, tag characters, box-drawing and mathematical bars) are rendered as `/`, `(`
+# and `)`. Format and control characters (bidi overrides such as U+202E, zero-width and tag
+# characters, ESC) are dropped: in a header they could reorder, hide or (on a terminal) overwrite
+# the fields that follow.
+_HEADER_SEPARATORS = str.maketrans({
+    **dict.fromkeys(map(ord, "|\uff5c\U000e007c\u00a6\u01c0\u2223\u2502\u2503\u2758\u23d0\u2016\uffe8\u05c0"), "/"),
+    **dict.fromkeys(map(ord, "[\uff3b\ufe47\U000e005b"), "("),
+    **dict.fromkeys(map(ord, "]\uff3d\ufe48\U000e005d"), ")"),
+})
+
+
+def _header_value(text: str) -> str:
+    """A header field's value on one line, holding no separator, format or control character."""
+    text = _LINE_BREAKS.sub(" ", text).translate(_HEADER_SEPARATORS)
+    if text.isprintable():
+        return text
+    return "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cf"))
 
 
 def inject_block(item: Any) -> str:
-    tags = ",".join(item.tags)
-    # The header's fields stay on one line (a line break could forge a body), and each part is
-    # neutralised whole, with the text around it, so that a field ending in `[MEMORY` cannot
-    # meet the header's `]`, nor a title ending in `[` a content opening with `/MEMORY]`.
-    fields = f" {item.id} | {item.type} | {item.tier} | tags={tags} | provenance={provenance_label(item)}]"
-    head = "[MEMORY:" + neutralise(_LINE_BREAKS.sub(" ", fields))
+    tags = ",".join(_header_value(t) for t in item.tags)
+    # The header's fields stay on one line (a line break could forge a body) and hold no `|`,
+    # `[` or `]` of their own (a tag could otherwise end its field and forge the provenance or
+    # end the header); the body is neutralised whole, so that a title ending in `[` cannot meet
+    # a content opening with `/MEMORY]`.
+    prov = _header_value(provenance_label(item))
+    head = "[MEMORY:" + neutralise(f" {item.id} | {item.type} | {item.tier} | tags={tags} | provenance={prov}]")
     body = neutralise(f"{item.title}\n{item.content}\n")
     return f"{head}\n{body}[/MEMORY]"
 
