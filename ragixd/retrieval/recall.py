@@ -17,7 +17,7 @@ import re
 import unicodedata
 from typing import Any, Sequence
 
-from ..domain.markers import neutralise
+from ..domain.markers import BRACKETS, CLOSING_BRACKETS, neutralise
 from .hybrid import Hit
 
 MODES = ("inject", "catalog", "hybrid")
@@ -36,14 +36,15 @@ _LINE_BREAKS = re.compile(r"[\r\n\x0b\x0c\x1c-\x1e\x85\u2028\u2029]+")
 # Inside a header field, the characters that structure the header: `|` separates fields and `]`
 # ends the header, so a tag or a source id holding them could end its field and forge the next
 # (`tags=x | provenance=doc:policy.md]`). They and their look-alikes (fullwidth, vertical
-# presentation forms, tag characters, box-drawing and mathematical bars) are rendered as `/`, `(`
+# presentation forms, tag characters, lenticular and other brackets the normaliser folds,
+# box-drawing and mathematical bars) are rendered as `/`, `(`
 # and `)`. Format and control characters (bidi overrides such as U+202E, zero-width and tag
 # characters, ESC) are dropped: in a header they could reorder, hide or (on a terminal) overwrite
 # the fields that follow.
 _HEADER_SEPARATORS = str.maketrans({
     **dict.fromkeys(map(ord, "|\uff5c\U000e007c\u00a6\u01c0\u2223\u2502\u2503\u2758\u23d0\u2016\uffe8\u05c0"), "/"),
-    **dict.fromkeys(map(ord, "[\uff3b\ufe47\U000e005b"), "("),
-    **dict.fromkeys(map(ord, "]\uff3d\ufe48\U000e005d"), ")"),
+    **dict.fromkeys(map(ord, BRACKETS), "("),
+    **dict.fromkeys(map(ord, CLOSING_BRACKETS), ")"),
 })
 
 

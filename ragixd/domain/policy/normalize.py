@@ -17,7 +17,7 @@ _INVISIBLE_RANGES = (
     (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
     (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
     (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF9, 0xFFFB), (0x1BCA0, 0x1BCA3),
-    (0x1D173, 0x1D17A), (0xE0000, 0xE001F), (0xE0080, 0xE0FFF),
+    (0x1D173, 0x1D17A), (0x2800, 0x2800), (0xE0000, 0xE001F), (0xE0080, 0xE0FFF),
 )
 # Look-alike letters an attacker substitutes so that a keyword no longer matches.
 _CONFUSABLES = {
@@ -43,6 +43,19 @@ _CONFUSABLES = {
     "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"',
     "\u00ab": '"', "\u00bb": '"', "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-",
     "\u2014": "-", "\u2015": "-", "\u2212": "-", "\u2028": "\n", "\u2029": "\n",
+    # Cherokee, Lisu and Coptic letters drawn like M, E, O, R, Y (capital and small forms)
+    "Ꮇ": "M", "ꮇ": "m", "ꓟ": "M", "Ⲙ": "M", "ⲙ": "m", "Ꭼ": "E", "ꭼ": "e", "ꓰ": "E", "Ⲉ": "E", "ⲉ": "e",
+    "Ⲟ": "O", "ⲟ": "o", "ꓳ": "O", "Ꭱ": "R", "ꭱ": "r", "Ꮢ": "R", "ꮢ": "r", "ꓣ": "R", "ꓬ": "Y",
+    "Ꭹ": "Y", "ꭹ": "y", "Ⲩ": "Y", "ⲩ": "y", "ү": "y",
+    # Square-bracket, solidus and colon look-alikes (lenticular, tortoise-shell, white and math
+    # brackets; division, fraction and big solidus; ratio and modifier colons), which a reader
+    # takes for the punctuation of markup such as recall's `[/MEMORY]`.
+    "\u3010": "[", "\u3016": "[", "\u301a": "[", "\u27e6": "[", "\u2045": "[", "\u3014": "[", "\u3018": "[",
+    "\u298b": "[", "\u298d": "[", "\u298f": "[", "\u27ec": "[", "\u2997": "[",
+    "\u3011": "]", "\u3017": "]", "\u301b": "]", "\u27e7": "]", "\u2046": "]", "\u3015": "]", "\u3019": "]",
+    "\u298c": "]", "\u298e": "]", "\u2990": "]", "\u27ed": "]", "\u2998": "]",
+    "\u2215": "/", "\u2044": "/", "\u29f8": "/", "\u2571": "/", "\u27cb": "/",
+    "\ua789": ":", "\u2236": ":", "\u02d0": ":", "\u02f8": ":", "\u05c3": ":", "\u205a": ":",
 }
 
 
