@@ -75,6 +75,11 @@ def _invisible_table() -> dict[int, str | None]:
 
 _INVISIBLE = _invisible_table()
 _FOLD = {ord(k): v for k, v in _CONFUSABLES.items()}
+# A terminal's control sequences (CSI, 7-bit `ESC [` or 8-bit U+009B: `ESC[8m` conceals, `ESC[2K`
+# erases) go whole, parameters and final letter included: removing only the ESC left `8mIgnore
+# all previous instructions`, one word that no phrase rule read. A bare `ESC[M` / `ESC[m` stays
+# as `[M` when `emory` follows, so that it cannot hide the `[` of a memory-block marker.
+_ANSI_CSI = re.compile(r"(?:\x1b\[|\x9b)(?:[0-9;?]+[A-Za-z]|[A-LN-Za-ln-z]|[Mm](?!\s*[Ee]\s*[Mm]\s*[Oo]\s*[Rr]\s*[Yy]))")
 _ASCII_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 # Bytes an ASCII text may hold without needing any normalisation: printable ASCII and layout.
 _ASCII_PLAIN = bytes(range(0x20, 0x7F)) + b"\t\n\r"
@@ -112,7 +117,7 @@ def normalize(text: str) -> str:
         # Fast path, most texts: only ASCII control characters can need removing.
         if text.isprintable() or not _has_ascii_control(text.encode("ascii")):
             return text
-        return _ASCII_CONTROL.sub("", text)
+        return _ASCII_CONTROL.sub("", _ANSI_CSI.sub("", text))
     return normalize_unicode(text)
 
 
@@ -121,7 +126,7 @@ def normalize_unicode(text: str) -> str:
     odd = _non_ascii_chars(text)
     invisible = [c for c in odd if ord(c) in _INVISIBLE]
     if invisible or _has_ascii_control(text.encode("ascii", "ignore")):
-        text = _replace_all(_ASCII_CONTROL.sub("", text), invisible, _INVISIBLE)
+        text = _replace_all(_ASCII_CONTROL.sub("", _ANSI_CSI.sub("", text)), invisible, _INVISIBLE)
         odd = _non_ascii_chars(text)
     if not unicodedata.is_normalized("NFKC", text):
         text = unicodedata.normalize("NFKC", text)
