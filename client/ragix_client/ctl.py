@@ -132,7 +132,9 @@ def cmd_write(c: Client, ns) -> tuple[Any, str]:
     r = c.write(**_item_args(ns, new=True))
     _warn_type(ns)
     if r["status"] == "duplicate":  # stdout keeps its promised form: the bare id, or {"id", "seq"}
-        print(f"ragixctl: {r['id']} already held this text: its mention was counted", file=sys.stderr)
+        counted = ("its mention was counted" if r.get("mentioned", True)
+                   else "from the same source, so not counted as a new mention")
+        print(f"ragixctl: {r['id']} already held this text: {counted}", file=sys.stderr)
     return {"id": r["id"], "seq": r["seq"]}, r["id"]
 
 

@@ -251,9 +251,9 @@ def _create(cmd: CreateItem, view: StateView, ctx: Context) -> Decision:
             if source and source == dup.provenance.source_id:
                 # The same source stating the same thing again (a file ingested once more) is
                 # not a new mention: counting it would lift every chunk at each re-ingest.
-                return Decision([], {"id": dup.id, "status": "duplicate"})
+                return Decision([], {"id": dup.id, "status": "duplicate", "mentioned": False})
             return Decision([ev.NewEvent(ev.ITEM_MENTIONED, {"id": dup.id})],
-                            {"id": dup.id, "status": "duplicate"})
+                            {"id": dup.id, "status": "duplicate", "mentioned": True})
     item_id = cmd.fields.get("id")
     if item_id is None:
         # 64 random bits: a collision is left to the table's unique constraint.

@@ -196,3 +196,18 @@ def test_tail_under_json_prints_one_compact_json_line_per_event(daemon, capsys):
     events = [json.loads(line) for line in lines]
     assert [e["seq"] for e in events] == [1, 2]
     assert all(line == json.dumps(e, ensure_ascii=False, separators=(",", ":")) for line, e in zip(lines, events))
+
+
+def test_a_duplicate_write_says_whether_it_counted_as_a_mention(daemon, capsys):
+    text = ["--title", "Ibis same", "--content", "ibis same source", "--source-kind", "doc"]
+    code, first, _ = run(daemon, capsys, "write", *text, "--source", "doc:z1")
+    assert code == 0
+    code, again, err = run(daemon, capsys, "write", *text, "--source", "doc:z1")
+    assert code == 0 and again == first and "not counted as a new mention" in err
+    code, _, err = run(daemon, capsys, "write", *text, "--source", "doc:z2")
+    assert code == 0 and "its mention was counted" in err
+    item = daemon.client().read(first.strip())["items"][0]
+    assert item["mention_count"] == 2
+    answer = daemon.client().write(title="Ibis same", content="ibis same source",
+                                   provenance={"source_kind": "doc", "source_id": "doc:z1"})
+    assert answer["status"] == "duplicate" and answer["mentioned"] is False
