@@ -16,7 +16,8 @@ import zmq
 from zmq.utils.monitor import recv_monitor_message
 
 from ragixd import paths
-from ragixd.errors import ConfigError, InvalidInput, ProtocolError, Timeout, TooLarge, Unavailable, from_wire
+from ragixd.errors import (ConfigError, Forbidden, InvalidInput, ProtocolError, Timeout, TooLarge, Unavailable,
+                           from_wire)
 from ragixd.ops.catalog import CATALOG, PROTOCOL_VERSION
 
 # The argument a method takes positionally, for ops that have an obvious one.
@@ -195,7 +196,10 @@ class Client:
 
     def subscribe(self, types: tuple[str, ...] = ("",), timeout: float | None = None) -> Iterator[dict[str, Any]]:
         """Committed events as the daemon publishes them (blocks; stops after `timeout` idle)."""
-        pub = self.call("status").get("pub_endpoint")
+        try:
+            pub = self.call("status").get("pub_endpoint")
+        except Forbidden:  # said for what was asked, not for the status call behind it
+            raise Forbidden("the event stream (tail) is for the owner of the daemon only", op="tail") from None
         if not pub:
             raise Unavailable("the daemon publishes no event stream")
         sock = self.ctx.socket(zmq.SUB)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ragixd import paths
 from ragixd.config import resolve as resolve_config
-from ragixd.errors import ConfigError, RagixError
+from ragixd.errors import ConfigError
 
 from . import render
 from .client import Client
@@ -47,18 +47,29 @@ def init(ns: argparse.Namespace) -> int:
     config_given = ns.config or os.environ.get("RAGIX_CONFIG")
     config = Path(config_given or paths.config_file()).expanduser().absolute()
     endpoint = given_endpoint or os.environ.get("RAGIX_ENDPOINT") or paths.default_endpoint()
-    home.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if config.exists() and not config.is_file():
+        raise ConfigError(f"init --config {config}: that is a directory, not a config file", config=str(config))
+    if home.exists() and not home.is_dir():
+        raise ConfigError(f"init --home {home}: that is a file, not a directory", home=str(home))
     wrote = False
-    if not config.exists():
-        config.parent.mkdir(parents=True, exist_ok=True)
-        config.write_text(CONFIG_TEMPLATE.format(home=_setting("home", str(home), bool(ns.home)),
-                                                 endpoint=_setting("endpoint", endpoint, bool(given_endpoint))))
-        wrote = True
+    try:  # the config first: a path that cannot hold it leaves no home directory behind
+        if not config.exists():
+            config.parent.mkdir(parents=True, exist_ok=True)
+            config.write_text(CONFIG_TEMPLATE.format(home=_setting("home", str(home), bool(ns.home)),
+                                                     endpoint=_setting("endpoint", endpoint, bool(given_endpoint))))
+            wrote = True
+        home.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as err:
+        raise ConfigError(f"init: cannot create {err.filename or config}: {err.strerror or err}") from None
     # What the daemon will run with, read back the way ragixd reads it (a kept file may differ).
     settings = resolve_config({"config": str(config)})
     result = {"home": str(settings.home), "config": str(config), "config_written": wrote,
               "endpoint": settings.endpoint}
     start = "ragixd" + (f" --config {config}" if config_given else "")
+    for name, given, used in (("home", ns.home and str(home), result["home"]), ("endpoint", given_endpoint, result["endpoint"])):
+        if given and used != given:  # flag > environment > config file: the environment wins here
+            print(f"ragixctl: RAGIX_{name.upper()} in the environment overrides the {name} given ({given}): "
+                  f"ragixd would use {used}", file=sys.stderr)
     if ns.json:
         print(render.as_json(result))
     else:
@@ -72,7 +83,10 @@ def init(ns: argparse.Namespace) -> int:
 def keys(ns: argparse.Namespace) -> int:
     from ragixd.curve import make_keys
     directory = Path(ns.dir or paths.config_file().parent / "keys").expanduser()
-    public, secret = make_keys(directory, ns.name, force=ns.force)
+    try:
+        public, secret = make_keys(directory, ns.name, force=ns.force)
+    except OSError as err:
+        raise ConfigError(f"keys: cannot write the key pair under {directory}: {err.strerror or err}") from None
     text = public.read_text()
     key = next((line.split("=", 1)[1].strip().strip('"') for line in text.splitlines()
                 if line.strip().startswith("public-key")), "")
@@ -121,10 +135,7 @@ def tail(client: Client, ns: argparse.Namespace) -> int:
                 break
     except KeyboardInterrupt:
         pass
-    except RagixError as err:
-        print(f"ragixctl: {err.code}: {err.message}", file=sys.stderr)
-        return 3
-    return 0
+    return 0  # an error is the caller's to report (exit code and --json shape like any command's)
 
 
 def _print_event(ns: argparse.Namespace, event: dict) -> None:

@@ -14,7 +14,7 @@ import apsw
 
 from ..domain import commands as c
 from ..domain.trust import Caller
-from ..errors import InvalidInput, NotFound, PolicyRejected, RagixError
+from ..errors import Forbidden, InvalidInput, NotFound, PolicyRejected, RagixError
 from ..store import log, queries
 from ..store.filters import Filters, filters_from_args
 from ..store.projection import Projections
@@ -197,7 +197,7 @@ def query_stats(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
 
 def query_tail(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
     if q.caller.trust != "full":
-        raise NotFound("the event stream is only for the owner")
+        raise Forbidden("tail (the event log) is for the owner of the daemon only", op="tail")
     limit = args.get("limit", 1000)
     events = []
     for event in log.read(q.conn, args.get("after", 0), batch=limit):

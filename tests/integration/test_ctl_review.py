@@ -211,3 +211,35 @@ def test_a_duplicate_write_says_whether_it_counted_as_a_mention(daemon, capsys):
     answer = daemon.client().write(title="Ibis same", content="ibis same source",
                                    provenance={"source_kind": "doc", "source_id": "doc:z1"})
     assert answer["status"] == "duplicate" and answer["mentioned"] is False
+
+
+def test_init_and_keys_on_paths_they_cannot_use_say_so_without_a_traceback(tmp_path, capsys):
+    a_file = tmp_path / "notes.md"
+    a_file.write_text("not a directory")
+    cases = [
+        (["init", "--home", str(a_file), "--config", str(tmp_path / "c1.toml")], "is a file"),
+        (["init", "--home", str(tmp_path / "h2"), "--config", str(a_file / "x.toml")], "cannot create"),
+        (["init", "--home", str(tmp_path / "h3"), "--config", str(tmp_path)], "is a directory"),
+        (["keys", "--name", "laptop", "--dir", str(a_file)], "cannot write the key pair"),
+    ]
+    for args, said in cases:
+        for json_flag in ([], ["--json"]):
+            code = ctl.main([*json_flag, *args])
+            out, err = capsys.readouterr()
+            assert code == 2 and said in err and "Traceback" not in err, (args, err)
+            if json_flag:
+                assert json.loads(out)["ok"] is False
+    assert not (tmp_path / "h2").exists() and not (tmp_path / "h3").exists()
+
+
+def test_init_says_when_the_environment_overrides_the_home_given(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "from-env"))
+    code = ctl.main(["init", "--home", str(tmp_path / "given"), "--config", str(tmp_path / "r.toml")])
+    out, err = capsys.readouterr()
+    assert code == 0 and "RAGIX_HOME in the environment overrides" in err and str(tmp_path / "from-env") in out
+
+
+def test_tail_errors_use_the_usual_exit_codes_and_json_shape(daemon, capsys, tmp_path):
+    code = ctl.main(["--json", "--endpoint", f"ipc://{tmp_path}/nowhere/x.sock", "tail", "--count", "1"])
+    out, err = capsys.readouterr()
+    assert code == 3 and json.loads(out)["ok"] is False

@@ -119,8 +119,10 @@ def test_admin_ops_and_the_event_stream_are_for_the_owner(gated):
     for op in ("verify", "rebuild", "status"):
         with pytest.raises(Forbidden):
             inner.call(op)
-    with pytest.raises(NotFound):
+    with pytest.raises(Forbidden, match="tail"):
         inner.tail(after=0)
+    with pytest.raises(Forbidden, match="event stream"):
+        next(inner.subscribe(timeout=1))
     inner.close()
 
 
