@@ -102,14 +102,15 @@ def import_(c: Client, ns) -> tuple[Any, str]:
         for key in ("created", "exists", "conflict", "refused", "quarantined", "invalid"):
             totals[key] = totals.get(key, 0) + r[key]
         details.extend({**d, "line": numbers[d["line"] + start]} for d in r["lines"]
-                       if d["status"] not in ("created", "exists"))
+                       if d["status"] not in ("created", "exists") or d.get("notes"))
     text = ", ".join(f"{k} {v}" for k, v in totals.items())
     text += "".join(f"\n  line {d['line']}: {d['status']}: {_why(d)}" for d in details[:50])
     return {**totals, "problems": details}, text
 
 
 def _why(problem: dict[str, Any]) -> str:
-    return "; ".join(problem.get("reasons") or []) or problem.get("error") or problem.get("message") or "(no reason given)"
+    return ("; ".join(problem.get("reasons") or []) or problem.get("error") or problem.get("message")
+            or "; ".join(problem.get("notes") or []) or "(no reason given)")
 
 
 def policy_check(c: Client, ns) -> tuple[Any, str]:

@@ -93,6 +93,15 @@ def plan_import(args: dict[str, Any], caller: Caller) -> Plan:
                 if result.get("status") == "conflict" and secrecy[n] != "S3":
                     out[-1]["error"] += (f" (this line is from a redacted {secrecy[n]} export: its text cannot "
                                          "replace the original; import an S3 export, or into another home)")
+        # A link, supersession or archive that failed (its target was not in the file, e.g.
+        # an archived item left out of the export) is said on its line, not dropped silently.
+        by_line = {o["line"]: o for o in out}
+        for (n, cmd), result in zip(later, results[at:]):
+            entry = by_line.get(n)
+            if isinstance(result, RagixError) and entry is not None and entry["status"] in ("created", "exists"):
+                what = {"CreateLink": f"link to {getattr(cmd, 'dst', '')}", "SupersedeItem": "supersession",
+                        "ArchiveItem": "archive"}.get(type(cmd).__name__, type(cmd).__name__)
+                entry.setdefault("notes", []).append(f"{what} not made: {result.message}")
         seq = max((r.get("seq", 0) for r in results if isinstance(r, dict)), default=0)
         counts = {k: sum(1 for o in out if o["status"] == k)
                   for k in ("created", "exists", "conflict", "refused", "quarantined", "invalid")}

@@ -238,3 +238,23 @@ def test_a_redacted_export_imported_over_its_origin_says_why_each_line_conflicts
     assert "no reason given" not in shown.out + shown.err and "another title or content" in shown.out + shown.err
     assert c.read(w["id"])["items"][0]["content"] == "db1.prod.example.com at 10.0.4.12:5432"
     c.close()
+
+
+def test_an_import_says_which_links_it_could_not_make(daemon, tmp_path):
+    from support.daemon import Daemon
+    c = daemon.client()
+    kept = c.write(title="Deploy checklist", content="tag, build, canary, promote")
+    gone = c.write(title="Old deploy checklist", content="build and pray")
+    c.link(src=kept["id"], dst=gone["id"], rel="supersedes")
+    c.archive(gone["id"])
+    lines = c.export(tier="S3")["lines"]  # without --include-archived: the link's target is left out
+    assert [line["item"]["id"] for line in lines if line["item"]["id"] in (kept["id"], gone["id"])] == [kept["id"]]
+    other = Daemon(tmp_path / "other").start()
+    try:
+        answer = check("import", other.client().call("import", {"lines": lines}))
+        (entry,) = [e for e in answer["lines"] if e.get("id") == kept["id"]]
+        assert entry["status"] == "created"
+        assert len(entry["notes"]) == 1 and entry["notes"][0].startswith(f"link to {gone['id']} not made: ")
+    finally:
+        other.stop()
+    c.close()
