@@ -54,7 +54,7 @@ def plan_import(args: dict[str, Any], caller: Caller) -> Plan:
     commands: list[Any] = []
     kinds: list[tuple[int, str]] = []
     secrecy: dict[int, str] = {}
-    later: list[tuple[int, Any]] = []
+    later: list[tuple[int, str, Any]] = []  # (file line, what it makes, the command)
     for n, line in enumerate(args["lines"]):
         item = line.get("item") if isinstance(line, dict) else None
         if not isinstance(item, dict):
@@ -70,12 +70,13 @@ def plan_import(args: dict[str, Any], caller: Caller) -> Plan:
         kinds.append((n, "item"))
         for link in item.get("links") or []:
             if isinstance(link, dict):
-                later.append((n, c.CreateLink(item.get("id", ""), link.get("to", ""), link.get("rel", "related"))))
+                later.append((n, f"link to {link.get('to', '')}",
+                              c.CreateLink(item.get("id", ""), link.get("to", ""), link.get("rel", "related"))))
         if item.get("superseded_by"):
-            later.append((n, c.SupersedeItem(item.get("id", ""), item["superseded_by"], "import")))
+            later.append((n, "supersession", c.SupersedeItem(item.get("id", ""), item["superseded_by"], "import")))
         elif item.get("archived"):
-            later.append((n, c.ArchiveItem(item.get("id", ""), "import")))
-    commands.extend(cmd for _, cmd in later)
+            later.append((n, "archive", c.ArchiveItem(item.get("id", ""), "import")))
+    commands.extend(cmd for _, _, cmd in later)
 
     def finish(results: list[Any]) -> dict[str, Any]:
         out = []
@@ -96,11 +97,9 @@ def plan_import(args: dict[str, Any], caller: Caller) -> Plan:
         # A link, supersession or archive that failed (its target was not in the file, e.g.
         # an archived item left out of the export) is said on its line, not dropped silently.
         by_line = {o["line"]: o for o in out}
-        for (n, cmd), result in zip(later, results[at:]):
+        for (n, what, _cmd), result in zip(later, results[at:]):
             entry = by_line.get(n)
             if isinstance(result, RagixError) and entry is not None and entry["status"] in ("created", "exists"):
-                what = {"CreateLink": f"link to {getattr(cmd, 'dst', '')}", "SupersedeItem": "supersession",
-                        "ArchiveItem": "archive"}.get(type(cmd).__name__, type(cmd).__name__)
                 entry.setdefault("notes", []).append(f"{what} not made: {result.message}")
         seq = max((r.get("seq", 0) for r in results if isinstance(r, dict)), default=0)
         counts = {k: sum(1 for o in out if o["status"] == k)
