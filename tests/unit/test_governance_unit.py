@@ -89,7 +89,10 @@ def test_the_same_source_restating_a_chunk_is_not_a_new_mention(store):
     created = store.get(first).mention_count
     assert _chunk(store, "/d/a.md", 1, "backups run nightly") == first  # re-ingested: unchanged
     assert store.get(first).mention_count == created
+    restated = store.run(c.CreateItem({"title": "/d/a.md 1", "content": "backups run nightly",
+                                       "provenance": {"source_kind": "doc", "source_id": "/d/a.md:1"}}))
+    assert restated["mentioned"] is False and store.get(first).mention_count == created
     again = store.run(c.CreateItem({"title": "/d/a.md 1", "content": "backups run nightly",
                                     "provenance": {"source_kind": "chat", "source_id": "chat-7:3"}}))
-    assert again == {"id": first, "status": "duplicate", "seq": again["seq"]}
+    assert again == {"id": first, "status": "duplicate", "mentioned": True, "seq": again["seq"]}
     assert store.get(first).mention_count == created + 1  # another source saying it: a mention
