@@ -74,18 +74,8 @@ def _prepare_endpoint(endpoint: str, default: bool) -> LockFile | None:
     return LockFile(sock_path.with_name(sock_path.name + ".lock"), f"endpoint {endpoint}").acquire()
 
 
-def _make_home(home: Path) -> None:
-    """The home directory, or a one-line reason why it cannot be one."""
-    if home.exists() and not home.is_dir():
-        raise ConfigError(f"home {home} exists and is not a directory", path=str(home))
-    try:
-        home.mkdir(mode=0o700, parents=True, exist_ok=True)
-    except OSError as e:
-        raise ConfigError(f"home {home}: cannot create it: {e.strerror or e}", path=str(home)) from None
-
-
 def run(settings: config.Settings, notifier: Notifier, flags: dict) -> None:
-    _make_home(settings.home)
+    paths.make_home(settings.home)
     home_lock = LockFile(settings.home / "ragixd.lock", f"home {settings.home}").acquire()
     try:
         endpoint_lock = _prepare_endpoint(settings.endpoint, settings.sources.get("endpoint") == "default")

@@ -10,6 +10,8 @@ import stat
 import tempfile
 from pathlib import Path
 
+from .errors import ConfigError
+
 APP = "ragix"
 SOCKET_NAME = "ragixd.sock"
 PUB_SOCKET_NAME = "ragixd-events.sock"
@@ -53,6 +55,23 @@ def ensure_private_dir(path: Path, ours: bool = False) -> Path:
     if stat.S_IMODE(info.st_mode) & 0o077:
         os.chmod(path, 0o700)
     return path
+
+
+def check_home(home: Path) -> None:
+    """A ConfigError if `home` exists and is not a directory (checked before anything is written)."""
+    if home.exists() and not home.is_dir():
+        what = ": it is a file" if home.is_file() else ""
+        raise ConfigError(f"home {home} exists and is not a directory{what}", path=str(home))
+
+
+def make_home(home: Path) -> Path:
+    """The data home, created private if missing, or a one-line ConfigError why it cannot be."""
+    check_home(home)
+    try:
+        home.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as e:
+        raise ConfigError(f"home {home}: cannot create it: {e.strerror or e}", path=str(home)) from None
+    return home
 
 
 def transport(endpoint: str) -> str | None:

@@ -49,8 +49,7 @@ def init(ns: argparse.Namespace) -> int:
     endpoint = given_endpoint or os.environ.get("RAGIX_ENDPOINT") or paths.default_endpoint()
     if config.exists() and not config.is_file():
         raise ConfigError(f"init --config {config}: that is a directory, not a config file", config=str(config))
-    if home.exists() and not home.is_dir():
-        raise ConfigError(f"init --home {home}: that is a file, not a directory", home=str(home))
+    paths.check_home(home)
     wrote = False
     try:  # the config first: a path that cannot hold it leaves no home directory behind
         if not config.exists():
@@ -58,9 +57,9 @@ def init(ns: argparse.Namespace) -> int:
             config.write_text(CONFIG_TEMPLATE.format(home=_setting("home", str(home), bool(ns.home)),
                                                      endpoint=_setting("endpoint", endpoint, bool(given_endpoint))))
             wrote = True
-        home.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as err:
         raise ConfigError(f"init: cannot create {err.filename or config}: {err.strerror or err}") from None
+    paths.make_home(home)
     # What the daemon will run with, read back the way ragixd reads it (a kept file may differ).
     settings = resolve_config({"config": str(config)})
     result = {"home": str(settings.home), "config": str(config), "config_written": wrote,
