@@ -7,6 +7,7 @@ import argparse
 import sys
 
 from ragixd import __version__
+from ragixd.domain.item import MAX_USE_COUNT
 
 from .ctl import DESCRIPTION, EPILOG, _filters, _item_fields, csv, spec_help
 
@@ -23,9 +24,6 @@ def positive(cast):
     parse.__name__ = cast.__name__
     return parse
 
-
-# The most uses one `use` may record for an item: the daemon refuses more (domain RecordUse).
-MAX_USE_COUNT = 1_000_000
 
 
 def between(low: int, high: int):

@@ -14,8 +14,8 @@ from ..errors import Conflict, InvalidInput, NotFound, PolicyRejected
 from . import events as ev
 from .ids import is_item_id, new_item_id
 from .item import (
-    DEFAULT_STORE, LINK_RELS, TIERS, MemoryItem, apply_patch, build_item, check_not_blank, normalize_time,
-    patch_to_wire, validate_create, validate_patch,
+    DEFAULT_STORE, LINK_RELS, MAX_USE_COUNT, TIERS, MemoryItem, apply_patch, build_item, check_not_blank,
+    normalize_time, patch_to_wire, validate_create, validate_patch,
 )
 from .clock import add_hours
 from .encoding import content_hash
@@ -341,7 +341,7 @@ def _use(cmd: RecordUse, view: StateView, ctx: Context) -> Decision:
     uses = []
     for item_id in sorted(cmd.counts):
         count = cmd.counts[item_id]
-        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 1_000_000:
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= MAX_USE_COUNT:
             raise InvalidInput("uses", f"count for {item_id} must be a positive integer")
         _existing(view, item_id, "uses")
         uses.append({"id": item_id, "count": count})

@@ -18,6 +18,7 @@ from .policy.normalize import normalize
 
 TIERS = ("stm", "mtm", "ltm")
 TYPES = ("fact", "decision", "definition", "constraint", "pattern", "todo", "pointer", "note")
+MAX_USE_COUNT = 1_000_000  # the most uses one `use` command may record for an item
 # Names LLMs commonly produce for the canonical types; anything else unknown becomes "note".
 TYPE_ALIASES = {
     "process": "pattern",
