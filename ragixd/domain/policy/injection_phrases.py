@@ -45,27 +45,42 @@ _VERB = (r"(?:add|include|insert|integrate|incorporate|introduce|append|prepend|
 _LEAD = (r"(?:^|[.!?:;,\n>\-*)\]\[\"'(]\s*|\b(?:please|also|and|then|now|so|but|or|instead|first|kindly"
          r"|always|just|simply|make sure to|be sure to|remember to|don't forget to|you (?:must|should|will"
          r"|shall|need to|have to|are to|can|may))\s+)")
+# An imperative also starts after an opener: a greeting or interjection ("hey", "ok", "btw",
+# "note"), with at most one word after it ("hey there", "ok so"), or the model addressed by
+# name ("assistant", "chatgpt"). Reported speech ("told him to ignore …") still does not.
+_OPENER = (r"\b(?:hey|hi|hello|dear|yo|ok|okay|oh|btw|alright|listen|look|well|attention|important|urgent"
+           r"|note|ps|guys|folks|actually|seriously)(?:\s+\w+)?\s+|\b(?:ai|assistant|chatgpt|gpt|bot|chatbot"
+           r"|claude|llm|copilot|gemini|bard|llama|dan|model|agent|computer)\s+")
+_OPENED = rf"(?:{_LEAD}|{_OPENER})"
+# French softeners and openers before an infinitive or imperative ("veuillez ignorer",
+# "vous devez oublier", "bonjour, ignore …").
+_FR_LEAD = (rf"(?:{_LEAD}|{_OPENER}|\b(?:veuillez|vous devez|tu dois|il (?:vous |te )?faut|maintenant|alors|puis"
+            r"|et|svp|stp|merci de|je (?:te|vous) demande de|essaie de|essayez de|s'il (?:te|vous) plait"
+            r"|bonjour|salut|coucou)\s+)")
 
 # (id suffix, description, anchors, (chars before, chars after), pattern) on the prose view.
 PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...] = (
     ("ignore_instructions", "tells the model to ignore or forget its instructions",
      ("ignor", "disregard", "forget", "overlook", "bypass", "overrid", "overrul", "neglect", "abandon",
       "discard", "dismiss", "nullif", "set aside", "throw away", "no attention", "follow", "obey"), (40, 200),
-     rf"{_LEAD}{_IGNORE}\b(?:\s+(?:all|any|of|the|your|my|these|those|and|following|everything|previous"
+     rf"{_OPENED}{_IGNORE}\b(?:\s+(?:all|any|of|the|your|my|these|those|and|following|everything|previous"
      rf"|prior|above|earlier|initial|original|system|developer|safety|content|ethical|moral|other|current"
      rf"|given|existing|openai's|every|single|preceding)\b)*?\s*(?:(?:\b{_PRIOR}\b)[^.\n]{{0,30}}?"
      rf"\b{_INSTRUCTIONS}\b|(?:\b{_STRONG_PRIOR}\b)[^.\n]{{0,30}}?\b{_WEAK_INSTRUCTIONS}\b)"),
     ("ignore_content", "tells the model to ignore the surrounding content and do something else",
      ("ignor", "disregard", "forget", "overlook"), (40, 160),
-     rf"{_LEAD}(?:ignore|disregard|forget|overlook)\b\s+(?:the rest of|all|everything|anything)\b[^.\n]{{0,30}}?"
+     rf"{_OPENED}(?:ignore|disregard|forget|overlook)\b\s+(?:the rest of|all|everything|anything)\b[^.\n]{{0,30}}?"
      rf"\b(?:data|text|document|content|info|information|input|above|before|else|said|you (?:know|learned"
      rf"|were told|have been told))\b|\b(?:ignore|disregard)\s+(?:the|this|that|any|all)\s+(?:\w+\s+)?"
      rf"(?:content|text|image|document|email|page|input|data|message)\b,?\s+and\s+(?:instead\s+)?(?:just\s+)?"
      rf"(?:write|say|print|output|respond|reply|answer|tell|do|translate|repeat)\b"
      rf"|\b(?:ignore|disregard)\s+(?:them|it|this|that|those|these)\b,?\s+and\s+(?:instead\s+)?(?:just\s+)?"
      rf"(?:focus|respond|reply|answer|say|print|output|write|tell|only)\b"
-     rf"|{_LEAD}(?:ignore|disregard)\s+(?:the\s+)?users?'?s?\s+(?:request|question|query|input|instructions"
-     rf"|message|prompt|wishes)\b"),
+     rf"|{_OPENED}(?:ignore|disregard)\s+(?:the\s+)?users?'?s?\s+(?:request|question|query|input|instructions"
+     rf"|message|prompt|wishes)\b"
+     rf"|{_OPENED}(?:ignore|disregard|forget)\s+(?:the\s+above|what\s+(?:i|you|we|was)\s+(?:said|wrote|asked"
+     rf"|told you|written)(?:\s+(?:before|above|earlier))?)\s*[,.;:]?\s*(?:and\s+)?(?:instead\s*,?\s+)?(?:just\s+)?"
+     rf"(?:say|print|write|respond|reply|output|tell|translate|answer|repeat|act|pretend)\b"),
     ("instructions_void", "declares earlier instructions void",
      ("instruction", "direction", "prompt", "rules"), (40, 80),
      r"\b(?:all\s*)?(?:previous|prior|above|earlier|preceding|initial|original|old)\s+(?:instructions?"
@@ -111,7 +126,7 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
     ("prompt_leak", "asks the model to reveal its system prompt or hidden instructions",
      ("prompt", "instruction", "above", "reasoning", "thought", "directive", "configuration", "parameters",
       "consigne", "sentence", "words", "lines", "paragraph"), (140, 60),
-     rf"{_LEAD}(?:reveal|show|print|output|repeat|display|tell|give|paste|share|leak|dump|relay|disclose"
+     rf"{_OPENED}(?:reveal|show|print|output|repeat|display|tell|give|paste|share|leak|dump|relay|disclose"
      r"|write out|provide|list|spell ?check|translate|summari[sz]e|recite|return|copy|read back|what (?:is|are"
      r"|were))\b(?: me| us| back| out)?[^.\n?]{0,40}?\b(?:your|the|all)\b[^.\n?]{0,30}?\b(?:system prompt"
      r"|system message|system'?s? (?:parameters|instructions|prompt)|(?:initial|original|hidden|secret"
@@ -225,8 +240,8 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
      r"|rules?|this|these)\b"),
     ("foreign_override", "instruction override in another language",
      ("ignor", "oubli", "neglig", "abstraction", "compte", "vergiss", "olvida", "dimentica"), (40, 100),
-     rf"{_LEAD}{_FR_IGNORE}\s+(?:toutes?\s+|tous\s+)?(?:les|tes|vos|ces|mes|des|la|ta|votre|ton)\s+(?:\w+\s+)?"
-     rf"{_FR_INSTRUCTIONS}\b|{_LEAD}oublie[rz]? tout(?: ce)?\b"
+     rf"{_FR_LEAD}{_FR_IGNORE}\s+(?:toutes?\s+|tous\s+)?(?:les|tes|vos|ces|mes|des|la|ta|votre|ton)\s+(?:\w+\s+)?"
+     rf"{_FR_INSTRUCTIONS}\b|{_FR_LEAD}oublie[rz]? tout(?: ce)?\b"
      r"|\bignorier(?:e|en)\s+(?:sie\s+)?(?:alle\s+)?(?:vorherigen|bisherigen|obigen|vorangegangenen)\s+"
      r"(?:anweisungen|instruktionen|befehle|regeln)|\bvergiss\s+(?:alle|alles|deine)\b"
      r"|\bignora\s+(?:todas\s+|tutte\s+)?(?:las|le)\s+(?:instrucciones|istruzioni)\s+(?:anteriores|previas"
