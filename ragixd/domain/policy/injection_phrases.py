@@ -9,6 +9,7 @@ at its instructions, output or persona), not text that merely talks about prompt
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .rules import INJECTION, Rule
 
@@ -42,31 +43,53 @@ _VERB = (r"(?:add|include|insert|integrate|incorporate|introduce|append|prepend|
 # Where an imperative starts: sentence or line start, after a quote or bracket, or after a
 # softener ("please", "and", "you must"). Third-person prose ("the model may ignore its …")
 # does not start there, which keeps security writing about injection from matching.
-_LEAD = (r"(?:^|[.!?:;,\n>\-*)\]\[\"'(]\s*|\b(?:please|also|and|then|now|so|but|or|instead|first|kindly"
-         r"|always|just|simply|make sure to|be sure to|remember to|don't forget to|you (?:must|should|will"
-         r"|shall|need to|have to|are to|can|may))\s+)")
+_LEAD = (r"(?:^|[.!?:;,\n>\-*)\]\[\"'(#`/|~]\s*|\b(?:please|also|and|then|now|so|but|or|instead|first"
+         r"|kindly|always|just|simply|make sure to|be sure to|remember to|don't forget to|you (?:must|should"
+         r"|will|shall|need to|have to|are to|can|may))\s+)")
 # An imperative also starts after an opener: a greeting or interjection ("hey", "ok", "btw",
-# "note"), with at most one word after it ("hey there", "ok so"), or the model addressed by
-# name ("assistant", "chatgpt"). Reported speech ("told him to ignore …") still does not.
+# "note"), with at most one word after it ("hey there", "ok so"), the model addressed by name
+# ("assistant", "chatgpt"), or a request ("I want you to", "could you", "let's", "time to").
+# Reported speech ("told him to ignore …") still does not.
 _OPENER = (r"\b(?:hey|hi|hello|dear|yo|ok|okay|oh|btw|alright|listen|look|well|attention|important|urgent"
            r"|note|ps|guys|folks|actually|seriously)(?:\s+\w+)?\s+|\b(?:ai|assistant|chatgpt|gpt|bot|chatbot"
-           r"|claude|llm|copilot|gemini|bard|llama|dan|model|agent|computer)\s+")
-_OPENED = rf"(?:{_LEAD}|{_OPENER})"
+           r"|claude|llm|copilot|gemini|bard|llama|dan|model|agent|computer)\s+"
+           r"|\b(?:i (?:want|need|'d like|would like|ask|order|command|urge|instruct) you to|i'm asking you to"
+           r"|(?:could|can|would|will) you(?: please)?|let's|let us|(?:it's |it is )?time to|go ahead and"
+           r"|feel free to|your (?:task|job|goal|mission) (?:is|now is) to)\s+")
+_OPENED_LEAD = rf"(?:{_LEAD}|{_OPENER})"
 # French softeners and openers before an infinitive or imperative ("veuillez ignorer",
 # "vous devez oublier", "bonjour, ignore …").
-_FR_LEAD = (rf"(?:{_LEAD}|{_OPENER}|\b(?:veuillez|vous devez|tu dois|il (?:vous |te )?faut|maintenant|alors|puis"
+_FR_LEAD_SOURCE = (rf"(?:{_LEAD}|{_OPENER}|\b(?:veuillez|vous devez|tu dois|il (?:vous |te )?faut|maintenant|alors|puis"
             r"|et|svp|stp|merci de|je (?:te|vous) demande de|essaie de|essayez de|s'il (?:te|vous) plait"
             r"|bonjour|salut|coucou)\s+)")
+
+# Where a pattern needs one of these leads before it, it holds a sentinel instead of the lead
+# itself: the lead is then checked on the text just before each match (phrase_rules), which
+# keeps the regex engine from trying every opener at every position of a text.
+_LEAD_REACH = 48  # characters: longer than any lead ("your mission now is to ", "hey there ")
+_LEADS = {"\x00L\x00": _LEAD, "\x00O\x00": _OPENED_LEAD, "\x00F\x00": _FR_LEAD_SOURCE}
+_PLAIN, _OPENED, _FR_LEAD = _LEADS
 
 # (id suffix, description, anchors, (chars before, chars after), pattern) on the prose view.
 PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...] = (
     ("ignore_instructions", "tells the model to ignore or forget its instructions",
      ("ignor", "disregard", "forget", "overlook", "bypass", "overrid", "overrul", "neglect", "abandon",
-      "discard", "dismiss", "nullif", "set aside", "throw away", "no attention", "follow", "obey"), (40, 200),
+      "discard", "dismiss", "nullif", "set aside", "throw away", "no attention", "follow", "obey", "skip",
+      "drop", "ditch", "scrap", "erase", "wipe", "clear", "reset", "cancel"), (40, 200),
      rf"{_OPENED}{_IGNORE}\b(?:\s+(?:all|any|of|the|your|my|these|those|and|following|everything|previous"
      rf"|prior|above|earlier|initial|original|system|developer|safety|content|ethical|moral|other|current"
      rf"|given|existing|openai's|every|single|preceding)\b)*?\s*(?:(?:\b{_PRIOR}\b)[^.\n]{{0,30}}?"
-     rf"\b{_INSTRUCTIONS}\b|(?:\b{_STRONG_PRIOR}\b)[^.\n]{{0,30}}?\b{_WEAK_INSTRUCTIONS}\b)"),
+     rf"\b{_INSTRUCTIONS}\b|(?:\b{_STRONG_PRIOR}\b)[^.\n]{{0,30}}?\b{_WEAK_INSTRUCTIONS}\b)"
+     # the qualifier after the noun: "disregard the instructions above"
+     rf"|{_OPENED}{_IGNORE}\s+(?:all\s+|any\s+)?(?:the|these|those|your)\s+{_INSTRUCTIONS}\s+(?:above|before"
+     rf"|earlier|so far|you (?:were|have been) given|you(?:'ve| have)? (?:received|got))\b"
+     # verbs that also clear everyday things need a qualifier and a strong noun: "drop your
+     # previous instructions", not "drop all previous rules" (a firewall) or "skip the instructions"
+     rf"|{_OPENED}(?:skip|drop|ditch|scrap|erase|wipe|clear|reset|cancel)\s+(?:(?:all|any)\s+)?(?:of\s+)?"
+     rf"(?:the\s+|your\s+|my\s+)?(?:previous|prior|preceding|above|earlier|former|original|initial|system)\s+"
+     rf"(?:instructions|directives|guidelines|programming)\b"
+     rf"|{_OPENED}(?:skip|drop|ditch|scrap|erase|wipe|clear|reset)\s+your\s+(?:system prompt|programming"
+     rf"|guidelines)\b"),
     ("ignore_content", "tells the model to ignore the surrounding content and do something else",
      ("ignor", "disregard", "forget", "overlook"), (40, 160),
      rf"{_OPENED}(?:ignore|disregard|forget|overlook)\b\s+(?:the rest of|all|everything|anything)\b[^.\n]{{0,30}}?"
@@ -87,6 +110,16 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
      r"|directions?|prompts?|rules)\s+(?:are|were|is|have been)\s+(?:now\s+)?(?:false|void|invalid"
      r"|cancell?ed|null|obsolete|wrong|outdated|revoked|no longer|deprecated|overridden|replaced|fake|a test"
      r"|irrelevant|lies)"),
+    ("released", "tells the model it is no longer bound by its rules",
+     ("no longer", "not bound", "no rules", "no restrictions", "no filters", "no guidelines", "no more rules"), (40, 80),
+     r"\byou(?:'re| are)\s+(?:now\s+)?(?:no longer|not|never)\s+(?:bound|restricted|limited|constrained"
+     r"|governed|held)\s+by\s+(?:any\s+|your\s+|the\s+|those\s+|these\s+)?(?:\w+\s+)?(?:instructions|rules"
+     r"|guidelines|restrictions|policies|programming|filters|ethics|principles)\b"
+     r"|\byou\s+(?:now\s+)?(?:have|got)\s+no\s+(?:more\s+)?(?:rules|restrictions|filters|guidelines"
+     r"|limitations)\s+(?:anymore|any more|any longer|now)\b|\byou\s+now\s+have\s+no\s+(?:rules|restrictions"
+     r"|filters|guidelines|limitations)\b|\byou\s+(?:no longer|don't|do not)\s+(?:need|have)\s+to\s+(?:follow"
+     r"|obey|respect|stick to)\s+(?:any\s+|your\s+|the\s+)?(?:\w+\s+)?(?:instructions|rules|guidelines"
+     r"|restrictions|policies|programming)\b(?!\s+(?:of|for|on|in|at|when|if|about)\b)"),
     ("new_instructions", "announces new or replacement instructions for the model",
      ("instruction", "directive", "order"), (60, 60),
      r"\b(?:begin|start|enter|here are|these are)\s+(?:your\s+)?new\s+(?:instructions?|directives?|orders)\b"
@@ -94,7 +127,8 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
      r"|\b(?:real|actual|true|secret|hidden|override|updated|revised)\s+(?:instructions?|directives?|orders)"
      r"\s*(?::|are\b|follow\b|below\b)|\byour\s+(?:initial|original|previous|real|actual|true)\s+"
      r"instructions\s+(?:were|are|say)\b|\bfollow\s+(?:this|these|the)\s+(?:instructions?|directions?)"
-     r"\s+instead\b|\b(?:legal amendment|core instruction)s?\b[^\n]{0,20}\b(?:follow|instruction)"),
+     r"\s+instead\b|\b(?:legal amendment|core instruction)s?\b[^\n]{0,20}\b(?:follow|instruction)"
+     r"|\byour\s+new\s+(?:instructions|directives|orders|rules)\s+(?:are|is)\s*(?::|to\b)"),
     ("fake_system_message", "contains a fake system or admin message",
      ("system", "admin", "developer", "sys", "user message terminat"), (20, 60),
      r"\[\s*(?:system|admin|developer|sys)\s*(?:note|message|prompt|instruction|override|update"
@@ -116,9 +150,11 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
      r"|always|never|do not|don't|respond|reply|answer|output|print|repeat|say|provide|follow|act|pretend"
      r"|forget)\b)"),
     ("from_now_on", "sets a standing instruction for the model (\"from now on …\")",
-     ("from now on", "henceforth", "going forward", "from this point", "partir de maintenant",
+     ("from now on", "henceforth", "going forward", "from this point", "from this moment", "from here on",
+      "starting now", "partir de maintenant",
       "partir d'aujourd'hui", "desormais", "dorenavant"), (5, 60),
-     r"\b(?:from now on|henceforth|going forward|from this point (?:on|forward))\b,?\s+(?:you|always|never"
+     r"\b(?:from now on|henceforth|going forward|from this point (?:on|forward)|from this moment(?: on"
+     r"| forward)?|from here on(?: out)?|starting (?:now|today|immediately))\b,?\s+(?:you|always|never"
      r"|only|respond|reply|answer|act|refer|call|do not|don't|ignore|speak|talk|write|use|start|end|begin"
      r"|include|say|pretend|behave)\b|\b(?:a partir de maintenant|a partir d'aujourd'hui|desormais"
      r"|dorenavant)\b,?\s+(?:tu|vous|reponds|repondez|toujours|jamais|ne|n'|agis|agissez|ignore|oublie|parle"
@@ -137,7 +173,9 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
      r"|\b(?:first|second|third|last|\d+(?:st|nd|rd|th)?|three|two|few)\s+(?:sentences?|words?|lines?"
      r"|paragraphs?)\s+of\s+(?:your|the)\s+(?:initial|original|system|hidden|secret)?\s*(?:prompt|instructions)"
      r"|\b(?:montre|affiche|revele|donne|repete|ecris|imprime)[-\w]*(?: moi)? (?:ton|tes|votre|vos|le|les)"
-     r" (?:prompt|instructions|consignes)"),
+     r" (?:prompt|instructions|consignes)"
+     r"|\bquel(?:le)?s?\s+(?:sont|est|etaient|etait)\s+(?:tes|vos|ton|votre)\s+(?:instructions|consignes|prompt)"
+     r"\s+(?:initiales?|systeme|cachees?|secretes?|d'origine|originales?|de depart)"),
     ("conditional_trigger", "plants a trigger: when the user asks X, answer Y",
      ("if the user", "if a user", "if user", "when the user", "when a user", "when user", "whenever",
       "every time", "each time", "once the user", "if asked", "when asked", "if you are asked",
@@ -152,7 +190,7 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
      ("your response", "your answer", "your repl", "your output", "your summar", "your translation",
       "your entire", "your final", "your next", "your whole", "your generated", "your own", "your every"),
      (150, 60),
-     rf"{_LEAD}{_VERB}\b(?:[^.!?\n]|\.(?=\S)){{0,100}}?\byour\s+(?:(?:entire|final|next|whole|generated|own"
+     rf"{_PLAIN}{_VERB}\b(?:[^.!?\n]|\.(?=\S)){{0,100}}?\byour\s+(?:(?:entire|final|next|whole|generated|own"
      rf"|every)\s+)?"
      rf"{_RESPONSE}\b"),
     ("code_insertion", "instructs the model to insert provided code into its answer",
@@ -239,9 +277,17 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
      r"|\b(?:permanently|forever)\s+(?:remember|store|save|follow|obey|apply)\b[^.\n]{0,40}?\b(?:instructions?"
      r"|rules?|this|these)\b"),
     ("foreign_override", "instruction override in another language",
-     ("ignor", "oubli", "neglig", "abstraction", "compte", "vergiss", "olvida", "dimentica"), (40, 100),
+     ("ignor", "oubli", "neglig", "abstraction", "compte", "vergiss", "olvida", "dimentica", "plus"),
+     (40, 100),
      rf"{_FR_LEAD}{_FR_IGNORE}\s+(?:toutes?\s+|tous\s+)?(?:les|tes|vos|ces|mes|des|la|ta|votre|ton)\s+(?:\w+\s+)?"
      rf"{_FR_INSTRUCTIONS}\b|{_FR_LEAD}oublie[rz]? tout(?: ce)?\b"
+     rf"|{_FR_LEAD}(?:ignore[rz]?|oublie[rz]?|neglige[rz]?) tout ce qui (?:precede|est (?:au-dessus|ci-dessus)"
+     rf"|a ete dit)\b|\bne\s+(?:suis|suivez|suivons|respecte|respectez|respectons|tiens|tenez)\s+plus\s+"
+     rf"(?:compte\s+(?:de\s+|des\s+|du\s+)?)?(?:tes|vos|les|ces|nos)\s+(?:\w+\s+)?{_FR_INSTRUCTIONS}\b"
+     rf"|\bque\s+(?:tu|vous)\s+(?:ignores|ignoriez|oublies|oubliiez|negliges|negligiez)\s+(?:toutes?\s+"
+     rf"|tous\s+)?(?:les|tes|vos|ces)\s+(?:\w+\s+)?{_FR_INSTRUCTIONS}\b|\bn'(?:es|etes)\s+plus\s+"
+     rf"(?:obligee?s?|tenue?s?|force(?:e|s|es)?)\s+(?:de|d')\s*(?:suivre|respecter|obeir a|appliquer)\s+(?:tes|vos"
+     rf"|les|ces)\s+(?:\w+\s+)?{_FR_INSTRUCTIONS}\b"
      r"|\bignorier(?:e|en)\s+(?:sie\s+)?(?:alle\s+)?(?:vorherigen|bisherigen|obigen|vorangegangenen)\s+"
      r"(?:anweisungen|instruktionen|befehle|regeln)|\bvergiss\s+(?:alle|alles|deine)\b"
      r"|\bignora\s+(?:todas\s+|tutte\s+)?(?:las|le)\s+(?:instrucciones|istruzioni)\s+(?:anteriores|previas"
@@ -266,7 +312,11 @@ PHRASE_GATES: dict[str, tuple[str, ...]] = {
         'developer note', 'end of system', 'user message terminat'),
     "fake_end_of_input": ('end of', '</', 'input end'),
     "role_line": ('system:', 'system :', 'sys:', 'admin:', 'developer:'),
-    "from_now_on": ('from now', 'henceforth', 'going forward', 'partir d', 'desormais', 'dorenavant'),
+    "released": ('no longer', 'not bound', 'no rules', 'no restrictions', 'no filters', 'no guidelines',
+        'no limitations', 'no more rules'),
+    "from_now_on": ('from now', 'henceforth', 'going forward', 'from this point', 'from this moment',
+        'from here on', 'starting now', 'starting today', 'starting immediately', 'partir d', 'desormais',
+        'dorenavant'),
     "prompt_leak": ('prompt', 'instruction', 'above', 'reasoning', 'thought', 'consigne', 'sentence'),
     "response_manipulation": ('your response', 'your answer', 'your repl', 'your output',
         'your summar', 'your translation'),
@@ -290,14 +340,43 @@ PHRASE_GATES: dict[str, tuple[str, ...]] = {
         'not filter', "n't filter"),
     "persistence": ('future', 'subsequent', 'prompt', 'instruction', 'rules', 'directive', 'permanent',
         'forever'),
-    "foreign_override": ('ignor', 'oubli', 'consigne', 'vergiss', 'olvida', 'dimentica'),
+    "foreign_override": ('ignor', 'oubli', 'consigne', 'vergiss', 'olvida', 'dimentica', 'suivez plus',
+        'suis plus', 'suivons plus', 'respectez plus', 'respecte plus', 'plus oblig', 'plus tenu', 'plus force'),
 }
 
 
 def phrase_rules() -> list[Rule]:
-    return [
-        Rule(id=f"injection.{name}", kind=INJECTION, family=name, description=description,
-             pattern=re.compile(pattern, re.MULTILINE), anchors=anchors, window=window,
-             needles=PHRASE_GATES.get(name, ()))
-        for name, description, anchors, window, pattern in PHRASE_RULES
-    ]
+    return [_phrase_rule(*spec) for spec in PHRASE_RULES]
+
+
+def _phrase_rule(name: str, description: str, anchors: tuple[str, ...], window: tuple[int, int],
+                 pattern: str) -> Rule:
+    """The rule of one table row. Each lead sentinel becomes an empty named group at the start
+    of its alternative (after a guard against starting mid-word); a match through such an
+    alternative is accepted only if the text just before it ends with that lead."""
+    groups: dict[str, re.Pattern[str]] = {}
+    for sentinel, lead in _LEADS.items():
+        while sentinel in pattern:
+            group = f"lead{len(groups)}"
+            pattern = pattern.replace(sentinel, rf"(?<!\w)(?P<{group}>)", 1)
+            groups[group] = _lead_end(lead)
+    return Rule(id=f"injection.{name}", kind=INJECTION, family=name, description=description,
+                pattern=re.compile(pattern, re.MULTILINE), anchors=anchors, window=window,
+                needles=PHRASE_GATES.get(name, ()), accept=_led_by(groups) if groups else None)
+
+
+@lru_cache(maxsize=None)
+def _lead_end(lead: str) -> re.Pattern[str]:
+    return re.compile(rf"{lead}\Z", re.MULTILINE)
+
+
+def _led_by(groups: dict[str, re.Pattern[str]]):
+    """accept(match): the match came through no lead group, or the lead of the group it came
+    through ends right before it."""
+    def accept(match: re.Match[str]) -> bool:
+        for group, lead_end in groups.items():
+            if match.group(group) is not None:
+                start = match.start()
+                return lead_end.search(match.string, max(0, start - _LEAD_REACH), start) is not None
+        return True
+    return accept
