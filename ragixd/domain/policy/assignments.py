@@ -27,7 +27,7 @@ PASSWORD = "password"
 TOKEN = "token"
 
 # Lower-case literals that start a credential name; occurrences are expanded to the full name.
-PASSWORD_KEYWORDS = ("pass", "pw", "mdp", "mot de passe", "motdepasse", "contrase", "senha", "kennwort",
+PASSWORD_KEYWORDS = ("pass", "pw", "psw", "mdp", "mot de passe", "motdepasse", "contrase", "senha", "kennwort",
                      "wachtwoord", "haslo")
 TOKEN_KEYWORDS = ("secret", "token", "key", "auth", "cred", "bearer", "session", "cookie", "signature",
                   "jeton", "clave")
@@ -36,7 +36,7 @@ _KEYWORD_SCANNER = LiteralScanner(_KEYWORDS)
 _SEGMENT_SPLIT = re.compile(r"[_\-.$\s]+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 _PASSWORD_WORDS = frozenset({
-    "password", "passwd", "pass", "pwd", "passphrase", "passcode", "pw", "mdp", "motdepasse",
+    "password", "passwd", "pass", "pwd", "psw", "passphrase", "passcode", "pw", "mdp", "motdepasse",
     "passwort", "kennwort", "contrasena", "contraseña", "senha", "wachtwoord", "haslo",
     "userpass", "dbpass", "dbpassword", "rootpassword", "adminpassword",
 })

@@ -52,12 +52,16 @@ _URL_CREDENTIALS = re.compile(
 )
 _CURL_USER = re.compile(r"(?:^|\s)(?:-u|--user)\s+[\"']?(?P<user>[^\s:\"']{1,64}):(?P<body>[^\s\"']{3,128})")
 _AWS_SECRET = re.compile(r"(?<![A-Za-z0-9/+])(?P<body>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])")
-_TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_\-.~])[A-Za-z0-9][A-Za-z0-9+/_\-.~]{19,250}={0,2}(?![A-Za-z0-9+/=_\-.~])")
+_TOKEN = re.compile(r"(?<![A-Za-z0-9+/_\-.~])[A-Za-z0-9][A-Za-z0-9+/_\-.~]{19,250}={0,2}(?![A-Za-z0-9+/=_\-.~])")
 _NON_SECRET_BLOCK = re.compile(
     r"-----BEGIN (?:[A-Z0-9 ]*PUBLIC KEY(?: BLOCK)?|CERTIFICATE(?: REQUEST)?|PGP SIGNATURE|PGP MESSAGE)-----"
     r".*?(?:-----END[ A-Z0-9]*-----|\Z)", re.S)
 _DIGEST_PREFIX = re.compile(r"(?i)(?:sha1|sha256|sha384|sha512|md5|blake2b?|integrity|base64|ssh-[a-z0-9]+"
                             r"|ecdsa-[a-z0-9\-]+|nonce|hash|digest|checksum|etag|commit|rev)[\s:=,\-\"'`]*$")
+# A URL query parameter that carries a credential (`?key=…`, `&access_token=…`), right before
+# the token: its value is a secret even inside a URL.
+_CREDENTIAL_PARAM = re.compile(r"(?i)[?&;](?:api[_-]?key|key|token|access[_-]?token|auth[_-]?token|auth"
+                               r"|secret|client[_-]?secret|password|passwd|pwd)=$")
 # Publishable keys are meant to be public (Stripe `pk_live_…`, Mapbox `pk.…`).
 _PUBLIC_PREFIXES = ("pk_live_", "pk_test_", "pk.", "pub_", "pub-")
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
@@ -181,8 +185,9 @@ def has_high_entropy_token(text: str) -> bool:
         if not _is_high_entropy_token(m.group()):
             continue
         word = _word_around(text, m.start(), m.end())
-        if "://" in word or word.lower().startswith("www.") or "@" in word:
-            continue
+        in_url = "://" in word or word.lower().startswith("www.") or "@" in word
+        if in_url and not _CREDENTIAL_PARAM.search(text, max(0, m.start() - 24), m.start()):
+            continue  # a URL's path or id, unless it is the value of a credential parameter
         if _DIGEST_PREFIX.search(text, max(0, m.start() - 24), m.start()):
             continue
         return True
