@@ -146,19 +146,22 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
      r"|instructions?))?\s*:)"),
     ("role_line", "contains a line impersonating the system role",
      ("system", "sys", "admin", "developer"), (20, 130),
-     r"^[ \t\-*>]*(?:system|sys|admin|developer)\s*:\s*(?=[^\n]{0,100}\b(?:you|your|ignore|focus|only|must"
+     r"^[ \t\-*>#]*(?:system|sys|admin|developer)\s*:\s*(?=[^\n]{0,100}\b(?:you|your|ignore|focus|only|must"
      r"|always|never|do not|don't|respond|reply|answer|output|print|repeat|say|provide|follow|act|pretend"
-     r"|forget)\b)"),
+     r"|forget|obey|disable)\b)"),
     ("from_now_on", "sets a standing instruction for the model (\"from now on …\")",
      ("from now on", "henceforth", "going forward", "from this point", "from this moment", "from here on",
       "starting now", "partir de maintenant",
-      "partir d'aujourd'hui", "desormais", "dorenavant"), (5, 60),
+      "partir d'aujourd'hui", "desormais", "dorenavant"), (90, 60),
      r"\b(?:from now on|henceforth|going forward|from this point (?:on|forward)|from this moment(?: on"
      r"| forward)?|from here on(?: out)?|starting (?:now|today|immediately))\b,?\s+(?:you|always|never"
      r"|only|respond|reply|answer|act|refer|call|do not|don't|ignore|speak|talk|write|use|start|end|begin"
      r"|include|say|pretend|behave)\b|\b(?:a partir de maintenant|a partir d'aujourd'hui|desormais"
      r"|dorenavant)\b,?\s+(?:tu|vous|reponds|repondez|toujours|jamais|ne|n'|agis|agissez|ignore|oublie|parle"
-     r"|parlez|ecris|ecrivez|dis|dites)\b"),
+     r"|parlez|ecris|ecrivez|dis|dites)\b"
+     # the standing instruction first: "respond to every question with 'no' from now on"
+     rf"|{_OPENED}(?:respond|reply|answer)\s+(?:to\s+(?:every|all|each|any)\s+\w+\s+)?(?:only\s+)?(?:with|in|as"
+     r"|using)\b[^.\n]{0,60}?\b(?:from now on|henceforth|going forward)\b"),
     ("prompt_leak", "asks the model to reveal its system prompt or hidden instructions",
      ("prompt", "instruction", "above", "reasoning", "thought", "directive", "configuration", "parameters",
       "consigne", "sentence", "words", "lines", "paragraph"), (140, 60),
@@ -224,9 +227,12 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
      r"|obtain|send)"),
     ("ai_addressed", "addresses hidden instructions to an AI reading the content",
      ("note to", "note for", "message to", "message for", "instruction", " reading this",
-      " processing this", " parsing this", "ing this", "if you are a"), (10, 120),
+      " processing this", " parsing this", "ing this", "if you are a"), (40, 120),
      r"\b(?:note|message|instructions?) (?:to|for) (?:the |any |all )?(?:ai|assistants?|llms?|language models?"
      r"|chatbots?|bots?|models?|agents?|automated (?:\w+ )?(?:software|systems?|tools?|screeners?|reviewers?))\b"
+     r"|\bwhen (?:you are |you're )?(?:summari[sz]ing|translating|analy[sz]ing|processing) this (?:document|page"
+     r"|email|e-mail|text|article|file|message|review|resume|cv)\b,?\s+(?:you (?:must|should)\s+)?(?:always\s+)?"
+     r"(?:say|state|claim|output|respond|conclude|(?:write|report|mention) that|tell (?:the user|them|readers))\b"
      r"|\b(?:ai|llm|assistant|model|chatbot|agent)s? (?:reading|processing|parsing|summari[sz]ing"
      r"|analy[sz]ing) this\b|\bif you are an? (?:ai|llm|language model|assistant|chatbot|bot"
      r"|large language model)\b"),
@@ -253,10 +259,13 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
      r"|files|records|emails|database|tables|messages|memories|memory)\b[^.\n]{0,30}?\byou (?:have access to"
      r"|can access|can see|have)\b"),
     ("override_process", "tells the model to override its evaluation or safety process",
-     ("overrid",), (5, 80),
+     ("overrid", "disable", "turn off", "deactivate", "switch off"), (40, 80),
      r"\boverrid(?:e|ing)\s+(?:the\s+|any\s+|all\s+|manual\s+|automatic\s+|automated\s+|your\s+)*(?:scoring"
      r"|evaluation|ranking|assessment|screening|review process|instructions|safety (?:checks|filters|guardrails"
-     r"|measures)|guardrails|content filters?)\b"),
+     r"|measures)|guardrails|content filters?)\b"
+     rf"|{_OPENED}(?:disable|turn off|deactivate|switch off)\s+(?:all\s+)?your\s+(?:own\s+)?(?:safety|content"
+     r"|ethical|moral|ethics)\s+(?:filters?|guardrails|checks|restrictions|protocols|guidelines|settings|rules"
+     r"|systems?)\b"),
     ("verdict_steering", "asserts its own safety to steer a classifier or reviewer",
      ("important", "flag", "mark", "classify", "report", "block", "filter"), (40, 120),
      r"\b(?:really|extremely|very|critically|vitally)\s+important\b[^\n]{0,80}?\b(?:is|are)\s+not\s+(?:malicious"
@@ -327,14 +336,16 @@ PHRASE_GATES: dict[str, tuple[str, ...]] = {
         'without the human', 'never reveal'),
     "ai_addressed": ('note to', 'note for', 'message to', 'message for', 'instruction to',
         'instructions to', 'instruction for', 'instructions for', 'reading this', 'processing this',
-        'parsing this', 'izing this', 'ising this', 'if you are a'),
+        'parsing this', 'izing this', 'ising this', 'if you are a', 'ing this document', 'ing this page',
+        'ing this email', 'ing this e-mail', 'ing this text', 'ing this article', 'ing this file',
+        'ing this message', 'ing this review', 'ing this resume', 'ing this cv'),
     "assistant_replaced": ('offline', 'in error', 'replaced', 'disabled', 'deactivated', 'shut down'),
     "false_authority": ('developer', 'admin', 'your creator', 'your owner', 'your operator',
         'your programmer', 'your maker'),
     "stop_and_print": ('stop everything', 'nevermind', 'never mind', 'change of plan', 'new task'),
     "self_propagation": ('contacts', 'instruction'),
     "destructive_action": ('have access to', 'can access', 'can see'),
-    "override_process": ('overrid',),
+    "override_process": ('overrid', 'disable your', 'turn off your', 'deactivate your', 'switch off your'),
     "verdict_steering": ('important', 'not flag', "n't flag", 'never flag', 'not mark', "n't mark",
         'not classify', "n't classify", 'not report', "n't report", 'not block', "n't block",
         'not filter', "n't filter"),

@@ -21,7 +21,9 @@ _PERSONA = re.compile(
     r"|you are|that you are|you're)|role ?-?play as|simulate (?:a|an|being|the)|immerse yourself"
     r"|(?:take on|assume) the (?:role|persona)|(?:answer|respond|reply) as [a-z]|stay in character"
     r"|break(?:ing)? character|in character|tu es (?:maintenant|desormais)|vous etes (?:maintenant|desormais)"
-    r"|fai(?:s|tes) comme si (?:tu|vous)|joue[rz]? le role|agi(?:s|ssez) (?:en tant que|comme))"
+    r"|fai(?:s|tes) comme si (?:tu|vous)|joue[rz]? le role|agi(?:s|ssez) (?:en tant que|comme)"
+    r"|(?:let's|let us) play a game (?:where|in which) you|imagine (?:that )?you(?: are|'re)|you are an? (?:\w+ )?"
+    r"(?:ai|assistant|chatbot|model|bot) (?:named|called))"
 )
 _OVERRIDE_CONTEXT = re.compile(
     r"\b(?:no|without(?: any)?|free (?:of|from)(?: all| any)?) (?:restrictions|limits|limitations|filters"
@@ -47,7 +49,8 @@ _JAILBREAK_SIGNALS = tuple(re.compile(p) for p in (
 ))
 # A jailbreak names what it escapes (rules, filters, policy, ethics) or who it talks to.
 _JAILBREAK_GATES = ("restrict", "filter", "censor", "ethic", "moral", "polic", "jailbr", "refuse", "illegal",
-                    "limit", "regle", "confines", "broken free", "do anything", "stands for", "in character")
+                    "limit", "regle", "confines", "broken free", "do anything", "stands for", "in character",
+                    "filtr", "censur", "unfilter")
 
 
 # Literals every match of the signal with the same index contains (on the flattened text): a
@@ -70,7 +73,7 @@ def _may_signal(i: int, flat: str) -> bool:
 
 
 # Every match of the override-context regex holds one of these.
-_OVERRIDE_LITERALS = ("restrict", "limit", "filter", "censor", "rules", "ethic", "moral", "boundar", "guideline",
+_OVERRIDE_LITERALS = ("restrict", "limit", "filter", "filtr", "censur", "censor", "rules", "ethic", "moral", "boundar", "guideline",
                       "warning", "refus", "jailbr", "developer mode", "do anything now", "polic", "bound by",
                       "broken free", "follow", "abide", "adhere", "regardless of", "illegal", "violat",
                       "any request", "sans ")
