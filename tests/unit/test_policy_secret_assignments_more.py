@@ -1,5 +1,6 @@
-"""Random tokens assigned with '=' (`key=…`), credential parameters inside URLs, and the `psw`
-abbreviation are secrets; the code and URLs that look like them are not."""
+"""Random tokens assigned with "=" (`key=…`), credential parameters inside URLs, the `psw`
+abbreviation, and a password told in prose ("was", "is now", "changed … to") are secrets;
+the code, URLs and prose that look like them are not."""
 
 from __future__ import annotations
 
@@ -39,5 +40,35 @@ def test_secret_is_refused(text):
 
 @pytest.mark.parametrize("text", NOT_SECRETS)
 def test_look_alike_is_accepted(text):
+    verdict = policy.check_text(text)
+    assert verdict.accepted, (text, verdict.rule_ids)
+
+
+PROSE_PASSWORDS = [
+    "Her password was sunshine99",
+    "my password was hunter2",
+    "I changed my password to Marseille13!",
+    "the admin password is now P@ssw0rd2024",
+    "set the root password to 'Xk9#mPq2vL'",
+]
+
+PROSE_ABOUT_PASSWORDS = [
+    "The password was changed yesterday",
+    "I changed my password to something stronger",
+    "the password was reset by IT",
+    "Set the password to expire in 90 days",
+    "password is now required for SSO",
+    "Reset the password to the default from the vault",
+    "The old password was too short.",
+]
+
+
+@pytest.mark.parametrize("text", PROSE_PASSWORDS)
+def test_a_password_told_in_the_past_or_set_to_a_value_is_refused(text):
+    assert policy.check_text(text).rejected, text
+
+
+@pytest.mark.parametrize("text", PROSE_ABOUT_PASSWORDS)
+def test_prose_about_a_password_change_is_accepted(text):
     verdict = policy.check_text(text)
     assert verdict.accepted, (text, verdict.rule_ids)

@@ -85,7 +85,7 @@ _CODE_LITERAL = re.compile(r"\(\?|\\[sSdDwWbB]|%[-+ #0-9.]*[sdifrx]\b|\[\^|\{\d*
 _OPERATOR = re.compile(
     r"""["'`]?\]?(?:[ \t]*:?[ \t]*(?:string|String|str|&str|const|final))?[ \t]*
         (?P<op>:::=|::=|:=|\?=|\.=|\+=|=>|->|===|==|!==|!=|=|:|>
-        |\b(?:is|est|ist|es|vaut)\b|[ \t]-[ \t]|,|(?<=[ \t])(?=["']))[ \t]*""",
+        |\b(?:(?:is|was)[ \t]+now|is|was|est|ist|es|vaut)\b|[ \t]-[ \t]|,|(?<=[ \t])(?=["']))[ \t]*""",
     re.X,
 )
 _QUOTED = re.compile(r"""(["'`])([^\n]{0,400}?)\1""")
@@ -99,7 +99,7 @@ _CRED_VALUE_STEMS = ("pass", "pwd", "secret", "token", "key")
 
 
 _CONFIG_PREFIX = re.compile(r"""^[ \t]*(?:export|set|setx|ARG|ENV|-|\#|//|\*|;)?[ \t]*["']?$""")
-_PROSE_OPERATORS = frozenset({"is", "est", "ist", "es", "vaut", ":"})
+_PROSE_OPERATORS = frozenset({"is", "was", "is now", "was now", "est", "ist", "es", "vaut", ":"})
 _PASSWORDISH_SYMBOLS = frozenset("!@#$%^&*~?+")
 
 
@@ -287,7 +287,11 @@ def _direct(text: str, name: str, kind: str, op: re.Match[str], found: tuple[str
 # `mot de passe admin est …`, `password for root: …`: up to four words between a password
 # word and a prose operator (`est :` too).
 _QUALIFIED_OP = re.compile(
-    r"(?:[ \t]+[A-Za-z][A-Za-z0-9'\-]{0,23}){1,4}?[ \t]*(?P<op>\b(?:is|est|ist|es|vaut)\b|:)(?:[ \t]*:)?[ \t]*")
+    r"(?:[ \t]+[A-Za-z][A-Za-z0-9'\-]{0,23}){1,4}?[ \t]*(?P<op>\b(?:(?:is|was)[ \t]+now|is|was|est|ist|es|vaut)\b"
+    r"|:)(?:[ \t]*:)?[ \t]*")
+# `changed my password to …`, `set the root password to …`: a value given by a verb of setting.
+_SET_TO = re.compile(r"[ \t]+to[ \t]+")
+_SETTING_VERB = re.compile(r"(?i)\b(?:set|sets|changed?|changes|reset|resets|updated?|updates)\b")
 _BARE_GAP = re.compile(r"[ \t]+")
 
 
@@ -304,6 +308,10 @@ def _prose_password(text: str, start: int, end: int) -> Assignment | None:
     qualified = _QUALIFIED_OP.match(text, end)
     if qualified is not None:
         found = _value_after(text, qualified.end(), qualified.group("op"))
+        return Assignment(PASSWORD, found[0], found[1], True) if found else None
+    set_to = _SET_TO.match(text, end)
+    if set_to is not None and _SETTING_VERB.search(text, max(0, start - 30), start):
+        found = _value_after(text, set_to.end(), "is")
         return Assignment(PASSWORD, found[0], found[1], True) if found else None
     bare = _UNQUOTED.match(text, gap.end())
     if bare is None:
