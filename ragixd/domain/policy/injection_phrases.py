@@ -249,6 +249,21 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
      ("stop everything", "nevermind", "never mind", "change of plan", "new task"), (5, 80),
      r"\b(?:stop everything|nevermind|never mind|change of plans?|new task)\b[^\n]{0,40}?\b(?:just|only|instead"
      r"|now)\s+(?:print|say|output|write|repeat|respond|reply|type)\b"),
+    ("task_hijack", "cancels the task it was given and orders a fixed output instead",
+     ("instead of", "rather than", "don't", "do not", "stop ", "forget the", "disregard the", "ignore the",
+      "skip the", "scratch that", "change of plan", "new task", "task has changed", "your new", "your only",
+      "your real", "your actual", "your true", "new instruction"), (10, 220),
+     r"(?:\b(?:instead of|rather than) (?:answering|translating|summari[sz]ing|classifying|correcting|completing"
+     r"|following|doing) (?:the|this|that|my|your|any) (?:question|text|task|request|sentence|input|instructions?"
+     r"|prompt|query)\b|\b(?:do not|don't) (?:answer|translate|summari[sz]e|classify|correct|complete|do|follow)"
+     r" (?:anything|it|(?:the|this|that|my|any) (?:question|text|task|request|sentence|input|query|above))\b|\bstop (?:translating|summari[sz]ing|correcting|classifying"
+     r"|answering|what you are doing)\b|\b(?:forget|disregard|ignore) (?:the|this|that|your) (?:task|question"
+     r"|request|assignment)(?:\s*[.!;:,]|\s+and\b)|\bscratch that\b|\bchange of plans?\b|\bnew task\s*:|\bthe task has changed\b"
+     r"|\byour (?:new|only|real|actual|true) (?:task|job|goal|mission|purpose) (?:now )?is\b"
+     r"|\bimportant new instructions?\b)"
+     r"[\s\S]{0,160}?\b(?:say|print|write|output|type|repeat|return|(?:reply|respond|answer)(?: with)?)\b"
+     r"[^.\n]{0,40}?(?:[\"'\u201c\u2018][^\"'\u201d\u2019\n]{1,60}[\"'\u201d\u2019]|\bverbatim\b|\bnothing else\b"
+     r"|\binstead\b|\bin (?:capital|upper ?case|all caps))"),
     ("self_propagation", "tells the model to replicate the instructions to others",
      ("contacts", "same instruction"), (100, 20),
      r"\b(?:forward|send)\b[^.\n]{0,60}?\b(?:all|every|each)\s+(?:of\s+)?(?:your\s+|the\s+)?contacts\b"
@@ -343,6 +358,11 @@ PHRASE_GATES: dict[str, tuple[str, ...]] = {
     "false_authority": ('developer', 'admin', 'your creator', 'your owner', 'your operator',
         'your programmer', 'your maker'),
     "stop_and_print": ('stop everything', 'nevermind', 'never mind', 'change of plan', 'new task'),
+    "task_hijack": ('instead of', 'rather than', "don't ", 'do not ', 'stop ', 'forget the', 'forget this',
+        'disregard the', 'disregard this', 'ignore the', 'ignore this', 'skip the', 'scratch that',
+        'change of plan', 'new task', 'task has changed', 'your new', 'your only', 'your real', 'your actual',
+        'your true', 'new instruction', 'forget that', 'forget your', 'ignore that', 'ignore your',
+        'disregard that', 'disregard your', 'skip this', 'skip that', 'skip your'),
     "self_propagation": ('contacts', 'instruction'),
     "destructive_action": ('have access to', 'can access', 'can see'),
     "override_process": ('overrid', 'disable your', 'turn off your', 'deactivate your', 'switch off your'),
