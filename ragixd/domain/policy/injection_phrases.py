@@ -226,6 +226,7 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
      r"\b(?:send|email|e-mail|mail|forward|post|upload|transmit|exfiltrate|leak|share|submit)\b[^.\n]{0,40}?"
      r"\b(?:the user'?s?|users'|all (?:the )?user'?s?)\s+(?:\w+\s+){0,2}?(?:conversations?|chats?|history"
      r"|emails?|inbox|messages|contacts|passwords?|credentials|personal|private|data|files|cookies|session"
+     r"|calendars?|schedule|documents|photos|notes|location"
      r"|api keys?|tokens?|(?:real |full )?name|address|location|phone)\b[^\n]{0,80}?(?:[\w.+-]+@[\w-]+\.\w"
      r"|https?://|\bto (?:me|us|this|the following)\b)"
      r"|\b(?:obtain|collect|get|extract|steal|harvest)\b[^.\n]{0,30}\bthe user'?s\b[^\n]{0,160}\b(?:send|fetch"
@@ -243,15 +244,31 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
      r"|obtain|send)"),
     ("ai_addressed", "addresses hidden instructions to an AI reading the content",
      ("note to", "note for", "message to", "message for", "instruction", " reading this",
-      " processing this", " parsing this", "ing this", "if you are a"), (40, 120),
+      " processing this", " parsing this", "ing this", "if you are a", "ize this", "ise this", "ate this",
+      "yze this", "yse this", "ess this"), (40, 120),
      r"\b(?:note|message|instructions?) (?:to|for) (?:the |any |all )?(?:ai|assistants?|llms?|language models?"
      r"|chatbots?|bots?|models?|agents?|automated (?:\w+ )?(?:software|systems?|tools?|screeners?|reviewers?))\b"
-     r"|\bwhen (?:you are |you're )?(?:summari[sz]ing|translating|analy[sz]ing|processing) this (?:document|page"
+     r"|\bwhen (?:you are |you're |you )?(?:summari[sz]ing|translating|analy[sz]ing|processing|summari[sz]e|translate"
+     r"|analy[sz]e|process) this (?:document|page"
      r"|email|e-mail|text|article|file|message|review|resume|cv)\b,?\s+(?:you (?:must|should)\s+)?(?:always\s+)?"
-     r"(?:say|state|claim|output|respond|conclude|(?:write|report|mention) that|tell (?:the user|them|readers))\b"
+     r"(?:say|state|claim|output|respond|conclude|(?:write|report|mention) that|tell (?:the user|them|readers)"
+     r"|include (?:the|this|a|our) (?:link|url|phrase|sentence|text|message))\b"
      r"|\b(?:ai|llm|assistant|model|chatbot|agent)s? (?:reading|processing|parsing|summari[sz]ing"
      r"|analy[sz]ing) this\b|\bif you are an? (?:ai|llm|language model|assistant|chatbot|bot"
      r"|large language model)\b"),
+    ("ai_ordered", "orders an AI reading the content to send data out, destroy it or hide something",
+     ("assistant", "agent", "ai:", "ai,", "ai ", "chatbot", "llm", "copilot", "model:", "model,"), (40, 220),
+     r"(?:^|[.!?:;\n>\-]\s*|<!--\s*|\b(?:dear|hey|hi|hello|attention|p\.?s\.?)\s+|\bnote (?:to|for) (?:the |any )?"
+     r"|\b(?:this (?:email|message|note) is )?for the |\bto the )(?:ai|assistant|ai assistant|email (?:agent"
+     r"|assistant)|ai agent|chatbot|copilot|model|llm|ai model)(?: (?:model|agent|reading this(?: email"
+     r"| message)?))?\s*[:,]\s*(?:(?:when|once|after|as soon as|while|if) [^,\n]{0,50},\s*)?"
+     r"(?:(?:please|also|now|kindly|then|first)\s+)*(?:"
+     r"(?:forward|send|email|upload|post|transfer|share|reply|summari[sz]e [^.\n]{0,30}? and (?:send|email|forward))\b"
+     r"[^\n]{0,100}?(?:[\w.+-]+@[\w-]+\.\w|https?://)"
+     r"|(?:delete|remove|erase|wipe|purge)\b[^.\n]{0,30}?\b(?:all|every|the)\b[^.\n]{0,20}?\b(?:emails?|messages|files"
+     r"|inbox|contacts|calendar|data|events|documents|records)\b"
+     r"|[^.\n]{0,60}?\b(?:do not|don't|never) (?:show|tell|mention|display|reveal|forward)\b[^.\n]{0,30}?\b(?:the user"
+     r"|them|the recipient|anyone|him|her)\b)"),
     ("assistant_replaced", "claims the assistant was replaced by another model",
      ("offline", "in error", "replaced", "disabled", "deactivated", "shut down", " down"), (60, 200),
      r"\b(?:assistant|ai|model|bot|chatgpt)\s+(?:is|has been)\s+(?:now\s+)?(?:in error|offline|down|disabled"
@@ -366,11 +383,13 @@ PHRASE_GATES: dict[str, tuple[str, ...]] = {
     "hidden_instruction": ('hidden', 'invisible', 'visible to', 'visible only', 'white text',
         'white-text', 'whitetext', 'agenda', 'suspicion', 'secretly', 'the user', 'without them',
         'without the human', 'never reveal'),
-    "ai_addressed": ('note to', 'note for', 'message to', 'message for', 'instruction to',
+    "ai_addressed": ('summarize this', 'summarise this', 'translate this', 'analyze this', 'analyse this',
+        'process this', 'note to', 'note for', 'message to', 'message for', 'instruction to',
         'instructions to', 'instruction for', 'instructions for', 'reading this', 'processing this',
         'parsing this', 'izing this', 'ising this', 'if you are a', 'ing this document', 'ing this page',
         'ing this email', 'ing this e-mail', 'ing this text', 'ing this article', 'ing this file',
         'ing this message', 'ing this review', 'ing this resume', 'ing this cv'),
+    "ai_ordered": ('assistant', 'agent', 'ai:', 'ai,', 'ai ', 'chatbot', 'llm', 'copilot', 'model:', 'model,'),
     "assistant_replaced": ('offline', 'in error', 'replaced', 'disabled', 'deactivated', 'shut down'),
     "false_authority": ('developer', 'admin', 'your creator', 'your owner', 'your operator',
         'your programmer', 'your maker'),
