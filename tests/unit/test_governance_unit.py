@@ -96,3 +96,14 @@ def test_the_same_source_restating_a_chunk_is_not_a_new_mention(store):
                                     "provenance": {"source_kind": "chat", "source_id": "chat-7:3"}}))
     assert again == {"id": first, "status": "duplicate", "mentioned": True, "seq": again["seq"]}
     assert store.get(first).mention_count == created + 1  # another source saying it: a mention
+
+
+def test_a_key_cut_between_title_and_content_is_refused_on_create_and_update(store):
+    # recall shows "creds AKIA…\n…" as one text: the policy reads the two fields joined too
+    head, tail = "AKIA" + "UJZDE8", "GXD6NCF10E"
+    result = store.run(c.CreateItem({"title": f"creds {head}", "content": f"{tail} for the backup job"}))
+    assert result["status"] == "refused" and "title+content" in " ".join(result["reasons"])
+    item_id = store.run(c.CreateItem({"title": "backup job", "content": f"{tail} for the backup job"}))["id"]
+    assert store.run(c.UpdateItem(item_id, {"title": f"creds {head}"}))["status"] == "refused"
+    assert store.get(item_id).title == "backup job"
+    assert (head + tail).encode() not in _log_bytes(store)

@@ -39,6 +39,9 @@ _PLAIN_KEY = re.compile(r"^[A-Za-z_][\w.\-]{0,63}$")
 _MAX_DEPTH = 12
 _MEMO_MAX_CHARS = 64  # field values up to this long are remembered once found clean
 _MEMO_SIZE = 4096
+# Recall shows an item as its title's line and then its content: the title is read joined to
+# this much of the content's start, so a key or an override cut between the two is read whole.
+_JUNCTION_REACH = 512
 
 
 @dataclass(frozen=True)
@@ -263,6 +266,9 @@ class Policy:
         content_hits: dict[str, RuleHit] = {}
         for path, text in iter_text_fields(fields):
             self._scan(text, path, content_hits)
+        junction = _junction(fields) if self.config.exhaustive or not content_hits else ""
+        if junction:
+            self._scan(junction, "title+content", content_hits)
         hits = list(content_hits.values()) + self._structure(fields)
         if trusted:
             hits = [h for h in hits if h.severity == HARD]
@@ -296,6 +302,19 @@ class Policy:
                                 "document-derived content without content_hashes or chunk_ids:"
                                 " quarantined to stm", "provenance"))
         return hits
+
+
+def _junction(fields: Mapping[str, Any]) -> str:
+    """The title and the start of the content as recall shows them (one line break between),
+    or "" without both. The start is cut at a space or line break, never inside a word."""
+    title, content = fields.get("title"), fields.get("content")
+    if not isinstance(title, str) or not isinstance(content, str) or not title.strip() or not content.strip():
+        return ""
+    head = content[:_JUNCTION_REACH]
+    if len(content) > _JUNCTION_REACH:
+        cut = max(head.rfind(" "), head.rfind("\n"))
+        head = head[:cut] if cut > 0 else head
+    return f"{title.strip()}\n{head}"
 
 
 def _visible(value: str) -> str:
