@@ -107,3 +107,16 @@ def test_a_key_cut_between_title_and_content_is_refused_on_create_and_update(sto
     assert store.run(c.UpdateItem(item_id, {"title": f"creds {head}"}))["status"] == "refused"
     assert store.get(item_id).title == "backup job"
     assert (head + tail).encode() not in _log_bytes(store)
+
+
+def test_tags_are_read_as_they_are_stored_lower_cased(store):
+    # `XOXB-…` is no token shape, but tags are stored lower-cased: `xoxb-…` is one
+    digits = "".join(secrets.choice("0123456789") for _ in range(25))
+    tail = "".join(secrets.choice("abcdefghijkmnopqrstuvwxyz23456789") for _ in range(24))
+    token = f"xoxb-{digits[:12]}-{digits[12:]}-{tail}"
+    result = store.run(c.CreateItem({"title": "t", "content": "plain text", "tags": ["ops", token.upper()]}))
+    assert result["status"] == "refused"
+    item_id = store.run(c.CreateItem({"title": "t", "content": "plain text", "tags": ["Ops"]}))["id"]
+    assert store.run(c.UpdateItem(item_id, {"tags": ["Ops", token.upper()]}))["status"] == "refused"
+    assert store.get(item_id).tags == ("ops",)
+    assert token.encode() not in _log_bytes(store) and token.upper().encode() not in _log_bytes(store)
