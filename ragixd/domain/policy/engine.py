@@ -305,8 +305,10 @@ class Policy:
 
 
 def _junction(fields: Mapping[str, Any]) -> str:
-    """The title and the start of the content as recall shows them (one line break between),
-    or "" without both. The start is cut at a space or line break, never inside a word."""
+    """The title and the start of the content as recall shows them (one line break between,
+    memory-block markers neutralised), or "" without both. The start is cut at a space or line
+    break, never inside a word."""
+    from ..markers import neutralise  # markers imports this package's normaliser
     title, content = fields.get("title"), fields.get("content")
     if not isinstance(title, str) or not isinstance(content, str) or not title.strip() or not content.strip():
         return ""
@@ -314,7 +316,7 @@ def _junction(fields: Mapping[str, Any]) -> str:
     if len(content) > _JUNCTION_REACH:
         cut = max(head.rfind(" "), head.rfind("\n"))
         head = head[:cut] if cut > 0 else head
-    return f"{title.strip()}\n{head}"
+    return neutralise(f"{title.strip()}\n{head}")
 
 
 def _visible(value: str) -> str:
