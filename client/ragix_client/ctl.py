@@ -384,6 +384,8 @@ def _out(ns: argparse.Namespace, result: Any, text: str | None) -> None:
         return
     if not text and not ns.json:  # nothing to print (pipe with nothing recalled): not even a blank line
         return
+    if not ns.json and sys.stdout.isatty():  # stored text is shown, never run by the terminal
+        text = render.for_terminal(text)
     print(render.as_json(result) if ns.json else text)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import IO, Any
@@ -61,7 +62,9 @@ def _open_output(path: str | None) -> IO[str]:
     if path in (None, "-"):
         return sys.stdout
     try:
-        return open(Path(path).expanduser(), "w", encoding="utf-8")
+        # A new file is the user's alone (0600), as the daemon's home is: it holds their memory.
+        fd = os.open(Path(path).expanduser(), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        return os.fdopen(fd, "w", encoding="utf-8")
     except OSError as e:
         raise InvalidInput("--output", f"cannot write {path}: {e.strerror}") from None
 

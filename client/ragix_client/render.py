@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Callable
+
+# What a terminal would obey rather than show: C0 controls but line feed and tab (ESC starts the
+# sequences that move the cursor, erase lines, set the title or the clipboard; a carriage return
+# writes over its line), DEL, C1 controls (U+009B is an 8-bit ESC [) and the bidi controls that
+# reorder a line. Stored text may hold them (the policy reads through them).
+_TERMINAL_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 def _line(*parts: Any) -> str:
@@ -103,6 +110,16 @@ def render_event(event: dict[str, Any]) -> str:
     payload = event.get("payload", {})
     target = payload.get("id") or payload.get("item", {}).get("id") or payload.get("src") or ""
     return f"{event['seq']:>7}  {event['ts']}  {event['type']:<16} {target}  by {event['actor']}"
+
+
+def for_terminal(text: str) -> str:
+    """`text` with each terminal control written out as an escape (`\\x1b`, `\\u202e`)."""
+    return _TERMINAL_CONTROLS.sub(_escape, text)
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def as_json(result: Any) -> str:

@@ -214,11 +214,17 @@ GOVERNED_FIELDS = ("title", "content", "tags", "entities", "provenance", "scope"
 GENERATED_ID_RE = re.compile(r"^MEM-[0-9a-f]{12,32}$")
 
 
-def _governed_view(fields: Mapping[str, Any]) -> dict[str, Any]:
+def _governed_view(fields: Mapping[str, Any], stored: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields as given (normalisation must not hide a secret) and, where they differ, the
+    tags as `stored` keeps them: lower-cased, `XOXB-…` would be kept as a token-shaped `xoxb-…`."""
     view = {k: fields[k] for k in GOVERNED_FIELDS if k in fields}
     item_id = fields.get("id")
     if isinstance(item_id, str) and not GENERATED_ID_RE.match(item_id):
         view["id"] = item_id  # an id a caller made up could carry a token: read it too
+    given = list(view.get("tags") or ())
+    lowered = [t for t in stored.get("tags") or () if t not in given]
+    if lowered:
+        view["tags"] = given + lowered
     return view
 
 
@@ -227,7 +233,7 @@ def _governed(cmd: CreateItem, ctx: Context) -> tuple[dict[str, Any] | None, Dec
     raw = dict(cmd.fields)
     fields = validate_create(raw)  # shape and size first: a malformed write is an error, not an audit
     # The policy reads the fields as given: normalisation (lower-cased tags) must not hide a secret.
-    verdict = ctx.policy.evaluate({**_governed_view(raw), "why_store": cmd.why_store}, trusted=cmd.trusted)
+    verdict = ctx.policy.evaluate({**_governed_view(raw, fields), "why_store": cmd.why_store}, trusted=cmd.trusted)
     source = fields["provenance"].source_id if "provenance" in fields else ""
     if verdict.rejected:
         return None, _refused(verdict, raw, source or ctx.actor, cmd.op, ctx)
@@ -299,9 +305,10 @@ def _update(cmd: UpdateItem, view: StateView, ctx: Context) -> Decision:
     # The item as it would be is governed whole (an update is never a way around the policy);
     # soft blocks are for new proposals, so they do not apply here.
     # The patch as given is checked too: normalisation (lower-cased tags) must not hide a secret.
-    verdict = ctx.policy.evaluate(_governed_view({**after.to_dict(), **dict(cmd.patch)}), trusted=True)
+    stored = after.to_dict()
+    verdict = ctx.policy.evaluate(_governed_view({**stored, **dict(cmd.patch)}, stored), trusted=True)
     if verdict.rejected:
-        return _refused(verdict, after.to_dict(), after.provenance.source_id or ctx.actor, cmd.op, ctx)
+        return _refused(verdict, stored, after.provenance.source_id or ctx.actor, cmd.op, ctx)
     if after.evolve(updated_at=item.updated_at) == item:
         return Decision([], {"id": item.id, "status": "unchanged"})
     payload = {"id": item.id, "patch": patch_to_wire(patch), "reason": _reason(cmd.reason, "update", ctx)}

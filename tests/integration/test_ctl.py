@@ -97,3 +97,24 @@ def test_as_a_subprocess(daemon):
     proc = subprocess.run([sys.executable, "-m", "ragix_client.ctl", "--json", "search", "subprocess"],
                           env=env, capture_output=True, text=True, timeout=60)
     assert json.loads(proc.stdout)["items"][0]["id"] == item_id
+
+
+def test_stored_control_sequences_are_shown_escaped_on_a_terminal(daemon, capsys, monkeypatch):
+    # A document may hold terminal controls (the policy reads through them): shown on a
+    # terminal they would run — move up and erase a line, set the clipboard (OSC 52), reorder text.
+    content = "first line\r\x1b[1A\x1b[2Kfake line\x1b]52;c;cm0gLXJmIH4K\x07 and \u202eevil\u202c \x9b2K"
+    c = daemon.client()
+    item_id = c.write(title="ctl \x1b[8mhidden", content=content, tags=["ops"])["id"]
+    c.close()
+    code, piped, _ = run(daemon, capsys, "read", item_id)
+    assert code == 0 and "\x1b[2K" in piped  # into a pipe: the stored text as it is
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
+    for args in (["read", item_id], ["search", "ctl hidden"], ["history", item_id],
+                 ["recall", "fake line", "--budget", "500"], ["palace", "get", item_id]):
+        code, out, _ = run(daemon, capsys, *args)
+        assert code == 0 and "ctl \\x1b[8mhidden" in out, args
+        assert not any(ch in out for ch in "\x1b\r\x07\x9b\u202e\u202c"), (args, out)
+    code, out, _ = run(daemon, capsys, "read", item_id)
+    assert "\\x1b[2K" in out and "\\u202e" in out
+    code, out, _ = run(daemon, capsys, "--json", "read", item_id)
+    assert json.loads(out)["items"][0]["content"] == content  # --json: exact, its escapes are JSON's

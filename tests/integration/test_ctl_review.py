@@ -3,6 +3,8 @@ TCP mistakes, files that cannot be written or read, and the messages and help th
 them. One daemon serves the module; each test writes what it needs under its own title."""
 
 import json
+import os
+import stat
 import subprocess
 import sys
 
@@ -103,6 +105,21 @@ def test_export_to_a_file_that_cannot_be_written_is_a_clear_error(daemon, tmp_pa
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
     assert "--output" in proc.stderr and str(target) in proc.stderr
+
+
+def test_an_export_file_is_created_readable_by_its_owner_alone(daemon, capsys, tmp_path):
+    # every memory of the private store, at S3 by default: not for the other users of the machine
+    c = daemon.client()
+    c.write(title="export mode", content="a private note")
+    c.close()
+    target = tmp_path / "memory.jsonl"
+    old = os.umask(0o022)
+    try:
+        code, _, err = run(daemon, capsys, "export", "-o", str(target))
+    finally:
+        os.umask(old)
+    assert code == 0, err
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600 and "a private note" in target.read_text()
 
 
 def test_pipe_skips_a_missing_source_and_ingests_the_rest(daemon, capsys, tmp_path):

@@ -96,3 +96,27 @@ def test_the_same_source_restating_a_chunk_is_not_a_new_mention(store):
                                     "provenance": {"source_kind": "chat", "source_id": "chat-7:3"}}))
     assert again == {"id": first, "status": "duplicate", "mentioned": True, "seq": again["seq"]}
     assert store.get(first).mention_count == created + 1  # another source saying it: a mention
+
+
+def test_a_key_cut_between_title_and_content_is_refused_on_create_and_update(store):
+    # recall shows "creds AKIA…\n…" as one text: the policy reads the two fields joined too
+    head, tail = "AKIA" + "UJZDE8", "GXD6NCF10E"
+    result = store.run(c.CreateItem({"title": f"creds {head}", "content": f"{tail} for the backup job"}))
+    assert result["status"] == "refused" and "title+content" in " ".join(result["reasons"])
+    item_id = store.run(c.CreateItem({"title": "backup job", "content": f"{tail} for the backup job"}))["id"]
+    assert store.run(c.UpdateItem(item_id, {"title": f"creds {head}"}))["status"] == "refused"
+    assert store.get(item_id).title == "backup job"
+    assert (head + tail).encode() not in _log_bytes(store)
+
+
+def test_tags_are_read_as_they_are_stored_lower_cased(store):
+    # `XOXB-…` is no token shape, but tags are stored lower-cased: `xoxb-…` is one
+    digits = "".join(secrets.choice("0123456789") for _ in range(25))
+    tail = "".join(secrets.choice("abcdefghijkmnopqrstuvwxyz23456789") for _ in range(24))
+    token = f"xoxb-{digits[:12]}-{digits[12:]}-{tail}"
+    result = store.run(c.CreateItem({"title": "t", "content": "plain text", "tags": ["ops", token.upper()]}))
+    assert result["status"] == "refused"
+    item_id = store.run(c.CreateItem({"title": "t", "content": "plain text", "tags": ["Ops"]}))["id"]
+    assert store.run(c.UpdateItem(item_id, {"tags": ["Ops", token.upper()]}))["status"] == "refused"
+    assert store.get(item_id).tags == ("ops",)
+    assert token.encode() not in _log_bytes(store) and token.upper().encode() not in _log_bytes(store)

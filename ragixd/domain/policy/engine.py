@@ -39,6 +39,12 @@ _PLAIN_KEY = re.compile(r"^[A-Za-z_][\w.\-]{0,63}$")
 _MAX_DEPTH = 12
 _MEMO_MAX_CHARS = 64  # field values up to this long are remembered once found clean
 _MEMO_SIZE = 4096
+# Recall shows an item as its title's line and then its content: the end of the title is read
+# joined to the start of the content, this many characters of each (a key, a credentialed URL,
+# a key header and its first body line, an override's sentence), so that one cut between the
+# two is read whole. Not more: the view is scanned on every write, and its cost is its length.
+_JUNCTION_REACH = 128
+_SPACE = re.compile(r"\s")
 
 
 @dataclass(frozen=True)
@@ -263,6 +269,9 @@ class Policy:
         content_hits: dict[str, RuleHit] = {}
         for path, text in iter_text_fields(fields):
             self._scan(text, path, content_hits)
+        junction = _junction(fields) if self.config.exhaustive or not content_hits else ""
+        if junction:
+            self._scan(junction, "title+content", content_hits)
         hits = list(content_hits.values()) + self._structure(fields)
         if trusted:
             hits = [h for h in hits if h.severity == HARD]
@@ -296,6 +305,25 @@ class Policy:
                                 "document-derived content without content_hashes or chunk_ids:"
                                 " quarantined to stm", "provenance"))
         return hits
+
+
+def _junction(fields: Mapping[str, Any]) -> str:
+    """The end of the title and the start of the content as recall shows them (one line break
+    between, memory-block markers neutralised), or "" without both. Each side is cut at a space
+    or a line break, never inside a word."""
+    from ..markers import neutralise  # markers imports this package's normaliser
+    title, content = fields.get("title"), fields.get("content")
+    if not isinstance(title, str) or not isinstance(content, str) or not title.strip() or not content.strip():
+        return ""
+    title = title.strip()
+    tail, head = title[-_JUNCTION_REACH:], content[:_JUNCTION_REACH]
+    if len(title) > _JUNCTION_REACH:
+        space = _SPACE.search(tail)
+        tail = tail[space.end():] if space else tail
+    if len(content) > _JUNCTION_REACH:
+        cut = max(head.rfind(" "), head.rfind("\n"))
+        head = head[:cut] if cut > 0 else head
+    return neutralise(f"{tail}\n{head}")
 
 
 def _visible(value: str) -> str:
