@@ -58,8 +58,25 @@ def _require_visible(conn: apsw.Connection, caller: Caller, item_id: str) -> Non
 
 # -- writes --------------------------------------------------------------------------------
 
+# What governance decides about an item: a caller below full trust may not set these, or a
+# quarantined proposal (stm, unverified, expiring) could be lifted by its own author.
+GOVERNED_FIELDS = ("validation", "expires_at", "tier")
+
+
+def _check_governed(caller: Caller, fields: Any, op: str, given: tuple[str, ...]) -> None:
+    if caller.trust == "full" or not isinstance(fields, dict):
+        return
+    touched = [f for f in given if f in fields]
+    if touched:
+        raise Forbidden(f"trust level {caller.trust} may not set {', '.join(touched)} ({op}): validation, "
+                        "expiry and tier are the owner's to decide", op=op, fields=touched)
+
+
 def plan_write(args: dict[str, Any], caller: Caller) -> Plan:
     fields = {k: v for k, v in args.items() if k not in ("dedup", "why_store")}
+    # A new item's tier may be asked for (provenance rules still apply); its validation and
+    # expiry may not: those are what a quarantine sets.
+    _check_governed(caller, fields, "write", ("validation", "expires_at"))
     fields.setdefault("store", caller.default_store())
     if isinstance(fields["store"], str):
         caller.check_store(fields["store"].strip().lower())
@@ -71,6 +88,7 @@ def plan_write(args: dict[str, Any], caller: Caller) -> Plan:
 
 
 def plan_update(args: dict[str, Any], caller: Caller) -> Plan:
+    _check_governed(caller, args["patch"], "update", GOVERNED_FIELDS)
     return Plan([c.UpdateItem(args["id"], args["patch"], args.get("reason", "update"))], _first)
 
 

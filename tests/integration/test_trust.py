@@ -161,3 +161,23 @@ def test_ragixctl_connects_over_curve_with_key_files(tmp_path, capsys):
         assert "needs both" in capsys.readouterr().err
     finally:
         daemon.stop()
+
+
+def test_a_quarantined_proposal_cannot_be_lifted_by_its_author(gated):
+    _daemon, owner, _ids, client = gated
+    inner = client("inner")
+    r = inner.write(title="inner hunch", content="the cache may be stale on Mondays")
+    assert r["status"] == "quarantined"
+    for patch in ({"validation": "verified"}, {"expires_at": None}, {"tier": "ltm"},
+                  {"content": "now sure", "validation": "verified"}):
+        with pytest.raises(Forbidden) as err:
+            inner.update(r["id"], patch=patch)
+        assert "owner" in str(err.value)
+    item = owner.read(r["id"])["items"][0]
+    assert (item["tier"], item["validation"], item["content"]) == ("stm", "unverified", "the cache may be stale on Mondays")
+    assert item["expires_at"]
+    assert inner.update(r["id"], patch={"content": "the cache is stale on Mondays"})["status"] == "updated"
+    with pytest.raises(Forbidden):
+        inner.write(title="self-verified", content="trust me", validation="verified")
+    assert owner.update(r["id"], patch={"validation": "verified"})["status"] == "updated"
+    inner.close()
