@@ -72,3 +72,31 @@ def test_a_password_told_in_the_past_or_set_to_a_value_is_refused(text):
 def test_prose_about_a_password_change_is_accepted(text):
     verdict = policy.check_text(text)
     assert verdict.accepted, (text, verdict.rule_ids)
+
+
+URL_LOGINS = [
+    "//admin:Xk9mPq2vLr@db.internal:5432",
+    "source: doc://user:Xk9mPq2vLr@host/x",
+    "myproto://user:Xk9mPq2vLr@host",
+    "custom-db://svc:hunter2pass@10.0.0.3/app",
+]
+
+URL_LOOK_ALIKES = [
+    "//user:password@host",
+    "doc://user:pass@host",
+    "scheme://user:${PASS}@host",
+    "https://example.com//path:8080@x",
+    '"//%s:%s@%s" % (user, password, host)',
+    "see //john:doe@host in the docs",
+]
+
+
+@pytest.mark.parametrize("text", URL_LOGINS)
+def test_a_login_in_a_url_of_any_scheme_is_refused(text):
+    assert policy.check_text(text).rejected, text
+
+
+@pytest.mark.parametrize("text", URL_LOOK_ALIKES)
+def test_url_templates_and_words_are_accepted(text):
+    verdict = policy.check_text(text)
+    assert verdict.accepted, (text, verdict.rule_ids)

@@ -101,6 +101,22 @@ _SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0
 _URL_REACH = len("://") + 128 + 1 + 256 + 2
 
 
+# Any other scheme, or none (`//user:pass@host`, `doc://…`): the login counts only when its
+# password reads as a typed password or a generated secret, not as a word or a template.
+_ANY_URL_CREDENTIALS = re.compile(
+    r"(?i)(?:\b[a-z][a-z0-9+.\-]{0,30}:|(?<![:/\w]))//(?P<user>[^\s:/?#@\"'<>]{1,128}):"
+    r"(?P<body>[^\s/?#@\"'<>]{1,256})@[^\s@]")
+
+
+def has_any_url_credentials(text: str) -> bool:
+    """A login in a URL of any scheme (or none) with a password that looks like one."""
+    for match in _ANY_URL_CREDENTIALS.finditer(text):
+        body = match.group("body")
+        if _accept_url_credentials(match) and (looks_like_password(body) or looks_random(body, relaxed=True)):
+            return True
+    return False
+
+
 def has_url_credentials(text: str) -> bool:
     """Same answer as `any(accept(m) for m in _URL_CREDENTIALS.finditer(text))`, but the regex
     (a long case-insensitive alternation, slow to slide over a whole text) is only tried where
@@ -210,6 +226,9 @@ def structural_rules() -> list[Rule]:
         Rule(id="secret.url_credentials", kind=SECRET, family="db_or_url_credentials",
              description="contains a URL or connection string with an embedded password",
              check=has_url_credentials, needles=("://",)),
+        Rule(id="secret.url_credentials_any_scheme", kind=SECRET, family="db_or_url_credentials",
+             description="contains a URL of another scheme (or none) with an embedded password",
+             check=has_any_url_credentials, needles=("//",)),
         Rule(id="secret.curl_basic_auth", kind=SECRET, family="db_or_url_credentials",
              description="contains a user:password pair passed on a command line",
              pattern=_CURL_USER, accept=_accept_curl_user, needles=("-u ", "--user"), view="text"),
