@@ -43,7 +43,11 @@ class Daemon:
                                      stdout=log, stderr=log, cwd=ROOT)
         Daemon.started.append(self)
         log.close()
-        self.wait_ready(timeout)
+        try:
+            self.wait_ready(timeout)
+        except BaseException:
+            self.kill()  # a daemon that did not become ready is not left running after the test
+            raise
         return self
 
     def wait_ready(self, timeout: float) -> None:
