@@ -61,3 +61,7 @@ def test_the_answer_envelope_names_exactly_the_error_codes_and_the_readme_each()
     for code in codes:
         assert f"`{code}`" in readme, code
 
+
+def test_tail_answers_hold_events_of_every_type_checked_by_their_own_schema():
+    items = contract.validator("ops/tail#answer").schema["properties"]["events"]["items"]["oneOf"]
+    assert {ref["$ref"] for ref in items} == {f"../events/{t}.json" for t in CURRENT_VERSIONS}
