@@ -23,7 +23,7 @@ from ragixd.ops.catalog import CATALOG, PROTOCOL_VERSION
 
 # The argument a method takes positionally, for ops that have an obvious one.
 POSITIONAL = {
-    "read": "ids", "search": "query", "timeline": "anchor", "history": "id", "update": "id",
+    "read": "ids", "search": "query", "recall": "query", "timeline": "anchor", "history": "id", "update": "id",
     "archive": "id", "palace.get": "id", "palace.assign": "id", "palace.list": "path",
     "entities": "query",
 }

@@ -21,3 +21,7 @@ def test_positional_arguments_are_request_fields_of_their_op():
     for op, field in POSITIONAL.items():
         schema = contract.validator(f"ops/{op}#request").schema
         assert field in schema["properties"], (op, field)
+
+
+def test_search_and_recall_both_take_their_query_positionally():
+    assert POSITIONAL["search"] == POSITIONAL["recall"] == "query"
