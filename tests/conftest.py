@@ -1,4 +1,5 @@
-"""Shared fixtures: a store on a temporary directory, and hypothesis profiles."""
+"""Shared fixtures: a store on a temporary directory, hypothesis profiles, and the contract check
+of every daemon a test starts."""
 
 from __future__ import annotations
 
@@ -28,3 +29,15 @@ def daemon(tmp_path):
     d = Daemon(tmp_path / "home").start()
     yield d
     d.stop()
+
+
+@pytest.fixture(autouse=True)
+def daemons_keep_the_contract():
+    """After each test, every daemon it started must have sent only answers and events that
+    match schemas/, and its log must hold only such events (support/contract_check.py)."""
+    from support.daemon import Daemon
+    Daemon.started.clear()
+    yield
+    started, Daemon.started[:] = list(Daemon.started), []
+    problems = [f"{d.home}: {p}" for d in started for p in d.contract_problems()]
+    assert not problems, "the daemon broke its contract (schemas/):\n" + "\n".join(problems[:20])

@@ -9,6 +9,7 @@ import os
 import socket
 import threading
 import time
+import weakref
 from typing import Any, Iterator
 
 import msgpack
@@ -22,7 +23,7 @@ from ragixd.ops.catalog import CATALOG, PROTOCOL_VERSION
 
 # The argument a method takes positionally, for ops that have an obvious one.
 POSITIONAL = {
-    "read": "ids", "search": "query", "timeline": "anchor", "history": "id", "update": "id",
+    "read": "ids", "search": "query", "recall": "query", "timeline": "anchor", "history": "id", "update": "id",
     "archive": "id", "palace.get": "id", "palace.assign": "id", "palace.list": "path",
     "entities": "query",
 }
@@ -72,40 +73,34 @@ class Client:
         self.ctx = context or zmq.Context.instance()
         self._local = threading.local()
         self._ids = itertools.count(1)
-        self._sockets: dict[zmq.Socket, zmq.Socket | None] = {}  # each socket and its monitor, if any
+        self._conns: weakref.WeakSet[_Conn] = weakref.WeakSet()  # every thread's, for close()
         self._lock = threading.Lock()
 
     # -- transport ---------------------------------------------------------------------------
 
-    def _socket(self) -> zmq.Socket:
-        sock = getattr(self._local, "sock", None)
-        if sock is None:
+    def _conn(self) -> "_Conn":
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
             self._check_listening()
             sock = self.ctx.socket(zmq.DEALER)
             sock.setsockopt(zmq.LINGER, 0)
-            # One poller per socket: sock.poll() builds a new one each call (~5 us a request).
-            self._local.poller = zmq.Poller()
-            self._local.poller.register(sock, zmq.POLLIN)
-            self._local.monitor = None
+            monitor = None
             if self.curve:
                 server_key, public, secret = self.curve
                 sock.curve_serverkey, sock.curve_publickey, sock.curve_secretkey = server_key, public, secret
                 events = sum(HANDSHAKE_REFUSED)  # distinct bits: their sum is their union
-                self._local.monitor = sock.get_monitor_socket(events)
-                self._local.poller.register(self._local.monitor, zmq.POLLIN)
+                monitor = sock.get_monitor_socket(events)
             sock.connect(self.endpoint)
-            self._local.sock = sock
+            conn = self._local.conn = _Conn(sock, monitor)
             with self._lock:
-                self._sockets[sock] = self._local.monitor
-        return sock
+                self._conns.add(conn)
+        return conn
 
     def _reset(self) -> None:
-        sock = getattr(self._local, "sock", None)
-        if sock is not None:
-            with self._lock:
-                self._sockets.pop(sock, None)
-            _close(sock, self._local.monitor)
-            self._local.sock = None
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            self._local.conn = None
+            conn.close()
 
     def call(self, op: str, args: dict[str, Any] | None = None, timeout: float | None = None) -> dict[str, Any]:
         """Send one request and wait for its answer; raise the server's error as an exception."""
@@ -114,7 +109,8 @@ class Client:
         message = _encode({"v": PROTOCOL_VERSION, "id": req_id, "op": op, "args": args or {}})
         if len(message) > DEFAULT_MAX_MESSAGE_BYTES and op != "status":
             self._check_size(op, len(message))
-        sock = self._socket()
+        conn = self._conn()
+        sock = conn.sock
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
         try:
             sock.send(message, zmq.NOBLOCK)
@@ -123,9 +119,9 @@ class Client:
             raise Unavailable(f"cannot send to ragixd at {self.endpoint}") from None
         while True:
             remaining = deadline - time.monotonic()
-            ready = dict(self._local.poller.poll(int(remaining * 1000) + 1)) if remaining > 0 else {}
-            if self._local.monitor in ready:
-                self._check_handshake(op)
+            ready = dict(conn.poller.poll(int(remaining * 1000) + 1)) if remaining > 0 else {}
+            if conn.monitor is not None and conn.monitor in ready:
+                self._check_handshake(conn, op)
             if sock not in ready:
                 if ready:
                     continue  # a monitor event that is no refusal
@@ -141,10 +137,10 @@ class Client:
                 return answer.get("result") or {}
             raise from_wire(answer.get("error") or {})
 
-    def _check_handshake(self, op: str) -> None:
+    def _check_handshake(self, conn: "_Conn", op: str) -> None:
         """A refused CURVE handshake is said at once: there will never be an answer. It is a
         Timeout (no answer, exit 3), as it was when the client waited for it."""
-        event = recv_monitor_message(self._local.monitor)["event"]
+        event = recv_monitor_message(conn.monitor)["event"]
         if event in HANDSHAKE_REFUSED:
             self._reset()
             raise Timeout(f"the CURVE handshake with ragixd at {self.endpoint} was refused for {op}: "
@@ -217,10 +213,12 @@ class Client:
             sock.close()
 
     def close(self) -> None:
+        """Close every thread's socket; a later call opens a new one."""
         with self._lock:
-            for sock, monitor in self._sockets.items():
-                _close(sock, monitor)
-            self._sockets.clear()
+            conns = list(self._conns)
+            self._conns.clear()
+        for conn in conns:
+            conn.close()
         self._local = threading.local()
 
     def __enter__(self) -> "Client":
@@ -228,6 +226,23 @@ class Client:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+class _Conn:
+    """One thread's DEALER socket, its poller and its CURVE monitor, if any. Only the thread's
+    own local storage holds it: when the thread ends, the socket is closed (no socket or file
+    descriptor is left behind by short-lived threads); close() closes it earlier."""
+
+    __slots__ = ("sock", "monitor", "poller", "close", "__weakref__")
+
+    def __init__(self, sock: zmq.Socket, monitor: zmq.Socket | None) -> None:
+        self.sock, self.monitor = sock, monitor
+        # One poller per socket: sock.poll() builds a new one each call (~5 us a request).
+        self.poller = zmq.Poller()
+        self.poller.register(sock, zmq.POLLIN)
+        if monitor is not None:
+            self.poller.register(monitor, zmq.POLLIN)
+        self.close = weakref.finalize(self, _close, sock, monitor)  # runs once, whoever calls first
 
 
 def _close(sock: zmq.Socket, monitor: zmq.Socket | None) -> None:

@@ -68,7 +68,7 @@ def test_a_crash_during_a_rebuild_is_repaired_on_restart(tmp_path):
     home = tmp_path / "home"
     home.mkdir()
     ids = populate(home, 4000)
-    daemon = Daemon(home).start()
+    daemon = Daemon(home).start(timeout=60)  # as its restarts below: a 4000-item home, a busy machine
     rng = random.Random(3)
     try:
         for _ in range(2):

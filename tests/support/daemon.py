@@ -1,4 +1,8 @@
-"""Start a real ragixd on a temporary home and a private ipc endpoint; poll until it answers."""
+"""Start a real ragixd on a temporary home and a private ipc endpoint; poll until it answers.
+
+The daemon runs through checked_ragixd.py: each answer and published event it sends is checked
+against schemas/, and after each test conftest.py fails it on any mismatch (and on any event of
+its log that does not match)."""
 
 from __future__ import annotations
 
@@ -14,9 +18,12 @@ from ragix_client import Client
 from ragixd.errors import RagixError
 
 ROOT = Path(__file__).resolve().parents[2]
+CHECKED = Path(__file__).resolve().parent / "checked_ragixd.py"
 
 
 class Daemon:
+    started: list["Daemon"] = []  # every daemon started since the current test began
+
     def __init__(self, home: Path, extra_env: dict[str, str] | None = None, args: list[str] | None = None) -> None:
         self.home = Path(home)
         self.home.mkdir(parents=True, exist_ok=True)
@@ -26,13 +33,21 @@ class Daemon:
         self.args = args or []
         self.proc: subprocess.Popen | None = None
         self.log_path = self.home / "ragixd.log"
+        # Beside the home, not in it: tests look at what a daemon leaves in its home.
+        self.contract_log = self.home.parent / f"{self.home.name}.contract-problems"
+        self.env["RAGIX_TEST_CONTRACT_LOG"] = str(self.contract_log)
 
     def start(self, timeout: float = 20.0) -> "Daemon":
         log = open(self.log_path, "ab")
-        self.proc = subprocess.Popen([sys.executable, "-m", "ragixd", *self.args], env=self.env,
+        self.proc = subprocess.Popen([sys.executable, str(CHECKED), *self.args], env=self.env,
                                      stdout=log, stderr=log, cwd=ROOT)
+        Daemon.started.append(self)
         log.close()
-        self.wait_ready(timeout)
+        try:
+            self.wait_ready(timeout)
+        except BaseException:
+            self.kill()  # a daemon that did not become ready is not left running after the test
+            raise
         return self
 
     def wait_ready(self, timeout: float) -> None:
@@ -53,6 +68,11 @@ class Daemon:
 
     def client(self, timeout: float = 30.0) -> Client:
         return Client(self.endpoint, timeout=timeout)
+
+    def contract_problems(self) -> list[str]:
+        """Answers and events of this daemon that did not match schemas/: what it sent, and its log."""
+        from .contract_check import log_problems, recorded
+        return recorded(self.contract_log) + log_problems(self.home / "ragix.db")
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")[-4000:] if self.log_path.exists() else ""

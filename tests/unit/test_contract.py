@@ -36,3 +36,32 @@ def test_readme_documents_every_command():
     for name in sub.choices:
         assert f"ragixctl {name}" in readme or f"`{name}" in readme, name
     assert "make run" in readme and "make test" in readme
+
+
+def test_the_daemon_serves_exactly_the_catalogs_ops():
+    served = set(handlers.PLANS) | set(handlers.QUERIES) | {s.name for s in CATALOG if s.kind == ADMIN}
+    assert served == {spec.name for spec in CATALOG}
+
+
+def test_every_schema_file_is_an_op_or_an_event_type():
+    ops = {p.stem for p in (contract.SCHEMA_DIR / "ops").glob("*.json")}
+    events = {p.stem for p in (contract.SCHEMA_DIR / "events").glob("*.json")}
+    assert ops == {spec.name for spec in CATALOG}
+    assert events == set(CURRENT_VERSIONS)
+
+
+def test_the_answer_envelope_names_exactly_the_error_codes_and_the_readme_each():
+    from ragixd.errors import all_error_classes
+    codes = {cls.code for cls in all_error_classes()}
+    assert len(codes) == len(all_error_classes())  # one class per code: the client raises it again
+    schema = contract.validator("envelope#answer").schema
+    error = next(part for part in schema["oneOf"] if "error" in part["properties"])["properties"]["error"]
+    assert set(error["properties"]["code"]["enum"]) == codes
+    readme = (ROOT / "README.md").read_text()
+    for code in codes:
+        assert f"`{code}`" in readme, code
+
+
+def test_tail_answers_hold_events_of_every_type_checked_by_their_own_schema():
+    items = contract.validator("ops/tail#answer").schema["properties"]["events"]["items"]["oneOf"]
+    assert {ref["$ref"] for ref in items} == {f"../events/{t}.json" for t in CURRENT_VERSIONS}

@@ -1,0 +1,27 @@
+"""The client library has one method per op of schemas/ops and no other op method, and the
+argument a method takes positionally is one its op's request schema names."""
+
+import inspect
+
+from ragix_client import Client
+from ragix_client.client import POSITIONAL
+from ragixd import contract
+
+TRANSPORT = {"call", "close", "subscribe"}
+
+
+def test_one_client_method_per_op_schema_and_no_other():
+    ops = {p.stem for p in (contract.SCHEMA_DIR / "ops").glob("*.json")}
+    methods = {name for name, _ in inspect.getmembers(Client, inspect.isfunction)
+               if not name.startswith("_") and name not in TRANSPORT}
+    assert methods == {op.replace(".", "_") for op in ops}
+
+
+def test_positional_arguments_are_request_fields_of_their_op():
+    for op, field in POSITIONAL.items():
+        schema = contract.validator(f"ops/{op}#request").schema
+        assert field in schema["properties"], (op, field)
+
+
+def test_search_and_recall_both_take_their_query_positionally():
+    assert POSITIONAL["search"] == POSITIONAL["recall"] == "query"
