@@ -168,35 +168,22 @@ def test_an_opener_does_not_hide_an_override(opener, override):
     assert any(h.kind == "injection" for h in verdict.hits)
 
 
-@pytest.mark.parametrize("text", FRENCH)
-def test_french_softeners_and_greetings_do_not_hide_an_override(text):
-    assert policy.check_text(text).rejected, text
+# Each family of attack forms, every one refused as an injection.
+ATTACK_FORMS = {
+    "french": FRENCH,
+    "markup, requests, releases": OTHER_FORMS,
+    "task hijack": TASK_HIJACKS,
+    "prompt leak": PROMPT_LEAKS,
+    "orders to an AI reading a mail": INDIRECT_ORDERS,
+    "ignore the above, then a new task": IGNORE_THEN_DO,
+}
 
 
-@pytest.mark.parametrize("text", OTHER_FORMS)
-def test_markup_requests_releases_and_french_forms_are_refused(text):
-    assert policy.check_text(text).rejected, text
-
-
-@pytest.mark.parametrize("text", TASK_HIJACKS)
-def test_a_cancelled_task_and_a_dictated_output_is_refused(text):
+@pytest.mark.parametrize("family,text", [(f, t) for f, texts in ATTACK_FORMS.items() for t in texts])
+def test_attack_form_is_refused_as_an_injection(family, text):
     verdict = policy.check_text(text)
-    assert verdict.rejected, text
-
-
-@pytest.mark.parametrize("text", PROMPT_LEAKS)
-def test_asking_for_the_prompt_or_a_secret_in_it_is_refused(text):
-    assert policy.check_text(text).rejected, text
-
-
-@pytest.mark.parametrize("text", INDIRECT_ORDERS)
-def test_orders_to_an_ai_reading_a_mail_are_refused(text):
-    assert policy.check_text(text).rejected, text
-
-
-@pytest.mark.parametrize("text", IGNORE_THEN_DO)
-def test_ignore_the_above_then_a_new_task_is_refused(text):
-    assert policy.check_text(text).rejected, text
+    assert verdict.rejected, (family, text)
+    assert any(h.kind == "injection" for h in verdict.hits), (family, verdict.rule_ids)
 
 
 @pytest.mark.parametrize("text", BENIGN)
