@@ -14,7 +14,11 @@ project root):
 - benign prose, the common case on the write path: check time on MS MARCO passages
   (../shared/data/beir-msmarco-5k/corpus.jsonl, ~350 bytes each), and `Policy.evaluate` on
   whole items built from them (content, title, tags, provenance, type, tier, scope, why_store),
-  per item and per kB of item text, the policy's memo of clean short values emptied each pass.
+  per item and per kB of item text, the policy's memo of clean short values emptied each pass;
+- false positives beyond the labelled sample: how many of the 5,000 MS MARCO passages and of
+  LoCoMo's dialogue turns (../shared/data/locomo/locomo-dev.json; public text, all benign) the
+  policy and the baseline refuse, and which rules fired (rules written against shapes should
+  leave these alone).
 
 Usage: python bench/bench_policy.py [--runs 7]
 """
@@ -39,6 +43,7 @@ from ragixd.domain.policy.scan import RuleIndex  # noqa: E402
 DEV = ROOT / ".." / "shared" / "data" / "policy" / "dev.jsonl"
 PROSE = ROOT / ".." / "shared" / "data" / "beir-msmarco-5k" / "corpus.jsonl"
 PROSE_TEXTS = 2000
+LOCOMO = ROOT / ".." / "shared" / "data" / "locomo" / "locomo-dev.json"
 
 # The seeds' policy as described there: 9 secret patterns, 8 injection patterns.
 BASELINE_SECRETS = [re.compile(p) for p in (
@@ -166,6 +171,34 @@ def chunked(texts: list[str], size: int = 2048) -> list[str]:
     return out + ([current] if current else [])
 
 
+def unlabelled_benign(policy: Policy) -> dict:
+    """Refusals on public benign text outside the labelled sample, for the policy and the
+    baseline, with the rules that fired."""
+    sets: dict[str, list[str]] = {}
+    if PROSE.exists():
+        sets["msmarco_passages"] = [json.loads(line)["text"]
+                                    for line in PROSE.read_text(encoding="utf-8").split("\n") if line.strip()]
+    if LOCOMO.exists():
+        turns = []
+        for conv in json.loads(LOCOMO.read_text(encoding="utf-8")):
+            for key, session in conv["conversation"].items():
+                if key.startswith("session_") and isinstance(session, list):
+                    turns += [f"{t['speaker']}: {t['text']}" for t in session]
+        sets["locomo_turns"] = turns
+    out = {}
+    for name, texts in sets.items():
+        fired: Counter = Counter()
+        blocked = 0
+        for text in texts:
+            verdict = policy.check_text(text)
+            if verdict.rejected:
+                blocked += 1
+                fired.update(verdict.rule_ids)
+        out[name] = {"texts": len(texts), "policy_blocked": blocked, "rules": dict(fired),
+                     "baseline_blocked": sum(baseline_blocks(t) for t in texts)}
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7, help="timing passes; the median is reported")
@@ -214,6 +247,7 @@ def main() -> None:
                    "labels": dict(Counter(r["label"] for r in rows)), "items_2kb": len(items)},
         "policy": quality(rows, lambda t: policy.check_text(t).rejected),
         "baseline": quality(rows, baseline_blocks),
+        "unlabelled_benign": unlabelled_benign(policy),
         "timing": timing,
         "rules": {"secret": sum(r.kind == "secret" for r in policy.rules),
                   "injection": sum(r.kind == "injection" for r in policy.rules)},
