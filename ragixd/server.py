@@ -52,6 +52,10 @@ MIN_SEQ_AHEAD = 10_000
 INLINE_MAX_QUERY = 1000  # characters: a longer query costs milliseconds to split and embed
 # How long the writer waits for a group's answers to leave before it settles the group.
 ANSWER_WAIT_S = 0.005
+# At a stop: how long answers are still sent and new requests refused, and the quiet spell
+# (no answer to send, no request to refuse) after which the sockets close.
+DRAIN_S = 2.0
+DRAIN_QUIET_MS = 50
 
 
 class Server:
@@ -160,22 +164,30 @@ class Server:
         self._drain()
 
     def _drain(self) -> None:
-        """Finish in-flight work, send its answers, then close."""
+        """Finish in-flight work, send its answers, then close. The socket files go first: a
+        client about to send is told at once that the daemon is not running, and one already
+        connected has its requests refused busy until the sockets are quiet (a request left
+        unread in a closing socket would cost its client the whole time-out)."""
+        _remove_ipc_files(self.settings.endpoint, self.settings.pub_endpoint)
         for filler in self.memory.backfillers:
             filler.stop()
         self.writer.stop()
         self.readers.shutdown()
-        self._refuse_waiting()
-        deadline = time.monotonic() + 2.0
-        while time.monotonic() < deadline and self.pull.poll(50):
+        poller = zmq.Poller()
+        for sock in (self.pull, *(sock for sock, _ in self.sockets)):
+            poller.register(sock, zmq.POLLIN)
+        deadline = time.monotonic() + DRAIN_S
+        while True:
+            self._refuse_waiting()
             self._forward_replies()
+            if time.monotonic() >= deadline or not poller.poll(DRAIN_QUIET_MS):
+                break
         self.replier.close()
         for monitor in self.monitors:
             monitor.close(linger=0)
         for sock, _ in self.sockets:
             sock.close()
         self.pull.close()
-        _remove_ipc_files(self.settings.endpoint, self.settings.pub_endpoint)
         if self.authenticator is not None:
             self.authenticator.stop()
 

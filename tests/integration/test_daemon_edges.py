@@ -1,7 +1,9 @@
 """Requests at the edges of the contract, over real ZeroMQ: every one is answered, clearly,
 and the daemon keeps serving; a stop answers what it will not do."""
 
+import itertools
 import signal
+import threading
 import time
 from contextlib import contextmanager
 
@@ -10,6 +12,7 @@ import pytest
 import zmq
 
 from ragixd import contract
+from ragixd.errors import RagixError
 from support.daemon import Daemon
 
 
@@ -109,6 +112,46 @@ def test_a_stop_answers_every_request_and_keeps_every_acknowledged_write(tmp_pat
         ids = sorted(acknowledged)
         found = [i["id"] for at in range(0, len(ids), 1000) for i in c.read(*ids[at:at + 1000])["items"]]
         assert set(found) == acknowledged
+    finally:
+        d2.stop()
+
+
+
+def test_clients_that_keep_writing_through_a_stop_are_answered_not_left_to_time_out(tmp_path):
+    """Clients that send their next write as soon as one is answered: those sent while the
+    daemon drains are refused busy (or, once its socket is gone, unavailable at once), none
+    waits out its time-out, and every acknowledged write is there after a restart."""
+    d = Daemon(tmp_path / "home").start()
+    acknowledged, failures, lock = [], [], threading.Lock()
+    enough = threading.Event()
+
+    def writer(n: int) -> None:
+        c = d.client(timeout=20)
+        for i in itertools.count():
+            try:
+                item = c.write(title=f"client {n} note {i}", content=f"written by client {n}")
+            except RagixError as err:
+                with lock:
+                    failures.append(err)
+                return
+            with lock:
+                acknowledged.append(item["id"])
+                if len(acknowledged) >= 200:
+                    enough.set()
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(12)]
+    for t in threads:
+        t.start()
+    assert enough.wait(60)
+    d.proc.send_signal(signal.SIGTERM)
+    for t in threads:
+        t.join()
+    assert d.proc.wait(60) == 0
+    assert len(failures) == len(threads)
+    assert {type(err).__name__ for err in failures} <= {"Busy", "Unavailable"}, [str(e) for e in failures]
+    d2 = Daemon(tmp_path / "home").start()
+    try:
+        assert {i["id"] for i in d2.client().read(*acknowledged)["items"]} == set(acknowledged)
     finally:
         d2.stop()
 
