@@ -52,6 +52,11 @@ MIN_SEQ_AHEAD = 10_000
 INLINE_MAX_QUERY = 1000  # characters: a longer query costs milliseconds to split and embed
 # How long the writer waits for a group's answers to leave before it settles the group.
 ANSWER_WAIT_S = 0.005
+# Answers held for one client that does not read them; past this they are dropped, as for a
+# client that is gone (ZeroMQ's default). A client that reads gets them: its own socket takes
+# 1000 more, so a group commit's burst of answers to a client pipelining a thousand writes
+# fits. 100k held, at up to a megabyte an answer, let one client grow the daemon by gigabytes.
+ANSWERS_HWM = 1000
 # At a stop: how long answers are still sent and new requests refused, and the quiet spell
 # (no answer to send, no request to refuse) after which the sockets close.
 DRAIN_S = 2.0
@@ -110,7 +115,7 @@ class Server:
         # Up to twice the limit is read and answered too_large; beyond, ZeroMQ drops the peer.
         sock.setsockopt(zmq.MAXMSGSIZE, self.transport_max)
         sock.setsockopt(zmq.RCVHWM, 100_000)
-        sock.setsockopt(zmq.SNDHWM, 100_000)
+        sock.setsockopt(zmq.SNDHWM, ANSWERS_HWM)
         if configure:
             configure(sock)
         sock.bind(endpoint)
