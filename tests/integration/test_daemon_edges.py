@@ -56,6 +56,26 @@ def test_queries_have_a_size_and_min_seq_a_meaning(daemon):
     assert answer["ok"] is False and "far past the last event" in answer["error"]["message"]
 
 
+@pytest.mark.parametrize("op, args, field", [
+    ("search", {"query": "deploy", "tags": [f"t{n}" for n in range(2000)]}, "tags"),
+    ("search", {"query": "deploy", "mode": "fts", "types": [f"t{n}" for n in range(40_000)]}, "types"),
+    ("recall", {"query": "deploy", "tags": ",".join(f"t{n}" for n in range(2000))}, "tags"),
+    ("timeline", {"anchor": "MEM-0000000000000000", "scope": [f"s{n}" for n in range(40_000)]}, "scope"),
+])
+def test_a_filter_with_too_many_values_is_invalid_input_naming_it(daemon, op, args, field):
+    """Thousands of filter values made SQL the store cannot run (an expression tree too deep,
+    too many variables), answered as an internal failure."""
+    answer = request(daemon.endpoint, op, args)
+    assert answer["ok"] is False and answer["error"]["code"] == "invalid_input", answer
+    assert answer["error"]["message"].startswith(field), answer
+
+
+def test_a_filter_with_as_many_tags_as_an_item_can_hold_is_served(daemon):
+    c = daemon.client()
+    tags = [f"t{n}" for n in range(64)]
+    item = c.write(title="Tagged", content="deploy on fridays", tags=tags)
+    assert [i["id"] for i in c.search("deploy", tags=tags, mode="fts")["items"]] == [item["id"]]
+
 def test_an_update_cannot_empty_an_item(daemon):
     c = daemon.client()
     item = c.write(title="Runbook", content="restart the worker")["id"]
