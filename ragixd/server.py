@@ -52,6 +52,15 @@ MIN_SEQ_AHEAD = 10_000
 INLINE_MAX_QUERY = 1000  # characters: a longer query costs milliseconds to split and embed
 # How long the writer waits for a group's answers to leave before it settles the group.
 ANSWER_WAIT_S = 0.005
+# Answers held for one client that does not read them; past this they are dropped, as for a
+# client that is gone (ZeroMQ's default). A client that reads gets them: its own socket takes
+# 1000 more, so a group commit's burst of answers to a client pipelining a thousand writes
+# fits. 100k held, at up to a megabyte an answer, let one client grow the daemon by gigabytes.
+ANSWERS_HWM = 1000
+# At a stop: how long answers are still sent and new requests refused, and the quiet spell
+# (no answer to send, no request to refuse) after which the sockets close.
+DRAIN_S = 2.0
+DRAIN_QUIET_MS = 50
 
 
 class Server:
@@ -106,7 +115,7 @@ class Server:
         # Up to twice the limit is read and answered too_large; beyond, ZeroMQ drops the peer.
         sock.setsockopt(zmq.MAXMSGSIZE, self.transport_max)
         sock.setsockopt(zmq.RCVHWM, 100_000)
-        sock.setsockopt(zmq.SNDHWM, 100_000)
+        sock.setsockopt(zmq.SNDHWM, ANSWERS_HWM)
         if configure:
             configure(sock)
         sock.bind(endpoint)
@@ -160,22 +169,30 @@ class Server:
         self._drain()
 
     def _drain(self) -> None:
-        """Finish in-flight work, send its answers, then close."""
+        """Finish in-flight work, send its answers, then close. The socket files go first: a
+        client about to send is told at once that the daemon is not running, and one already
+        connected has its requests refused busy until the sockets are quiet (a request left
+        unread in a closing socket would cost its client the whole time-out)."""
+        _remove_ipc_files(self.settings.endpoint, self.settings.pub_endpoint)
         for filler in self.memory.backfillers:
             filler.stop()
         self.writer.stop()
         self.readers.shutdown()
-        self._refuse_waiting()
-        deadline = time.monotonic() + 2.0
-        while time.monotonic() < deadline and self.pull.poll(50):
+        poller = zmq.Poller()
+        for sock in (self.pull, *(sock for sock, _ in self.sockets)):
+            poller.register(sock, zmq.POLLIN)
+        deadline = time.monotonic() + DRAIN_S
+        while True:
+            self._refuse_waiting()
             self._forward_replies()
+            if time.monotonic() >= deadline or not poller.poll(DRAIN_QUIET_MS):
+                break
         self.replier.close()
         for monitor in self.monitors:
             monitor.close(linger=0)
         for sock, _ in self.sockets:
             sock.close()
         self.pull.close()
-        _remove_ipc_files(self.settings.endpoint, self.settings.pub_endpoint)
         if self.authenticator is not None:
             self.authenticator.stop()
 

@@ -32,10 +32,14 @@ def render_unit(ragixd_path: str | None = None, env: Mapping[str, str] = os.envi
     and cache the daemon will use here ($RAGIX_HOME, $XDG_DATA_HOME, $XDG_CACHE_HOME) writable
     in the sandbox."""
     exe = ragixd_path or shutil.which("ragixd") or str(Path(sys.executable).with_name("ragixd"))
-    home = Path(env["RAGIX_HOME"]).expanduser().resolve() if env.get("RAGIX_HOME") else paths.data_home(env)
+    home = _data_home(env)
     environment = f"Environment=RAGIX_HOME={home}\n" if env.get("RAGIX_HOME") else ""
     return (TEMPLATE.read_text().replace("@RAGIXD@", exe).replace("@ENVIRONMENT@", environment)
             .replace("@DATA_HOME@", _under_home(home)).replace("@CACHE_DIR@", _under_home(paths.cache_dir(env))))
+
+
+def _data_home(env: Mapping[str, str]) -> Path:
+    return Path(env["RAGIX_HOME"]).expanduser().resolve() if env.get("RAGIX_HOME") else paths.data_home(env)
 
 
 def _systemctl(*args: str) -> tuple[bool, str]:
@@ -50,6 +54,9 @@ def _systemctl(*args: str) -> tuple[bool, str]:
 
 def install(unit_dir: Path | None = None) -> dict[str, Any]:
     target = (unit_dir or default_unit_dir()) / UNIT_NAME
+    # The unit makes the data home writable, which systemd can only do for a directory that
+    # exists: a first start before any `ragixctl init` would fail with 226/NAMESPACE.
+    paths.make_home(_data_home(os.environ))
     target.parent.mkdir(parents=True, exist_ok=True)
     unit = render_unit()
     target.write_text(unit)

@@ -7,8 +7,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..domain import clock
-from ..domain.item import STORES, TIERS
+from ..domain.item import MAX_TAGS, STORES, TIERS
 from ..errors import InvalidInput
+
+# Values one filter may list: each is a bound SQL variable, and each tag one more EXISTS term,
+# so thousands made SQL that SQLite refuses to run (too many variables, an expression tree too
+# deep). A tags filter asks for all of its tags, and an item holds at most MAX_TAGS.
+MAX_FILTER_VALUES = 1000
 
 
 @dataclass(frozen=True)
@@ -66,7 +71,7 @@ class Filters:
 
 
 def _names(args: Mapping[str, Any], key: str, allowed: tuple[str, ...] | None = None,
-           lower: bool = True) -> tuple[str, ...]:
+           lower: bool = True, most: int = MAX_FILTER_VALUES) -> tuple[str, ...]:
     value = args.get(key)
     if value is None or value == "" or value == []:
         return ()
@@ -74,6 +79,8 @@ def _names(args: Mapping[str, Any], key: str, allowed: tuple[str, ...] | None = 
         value = [v for v in value.split(",") if v.strip()]
     if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
         raise InvalidInput(key, "must be a string or a list of strings")
+    if len(value) > most:
+        raise InvalidInput(key, f"at most {most} values, not {len(value)}")
     names = tuple(v.strip().lower() if lower else v.strip() for v in value)
     if allowed is not None:
         bad = [v for v in names if v not in allowed]
@@ -103,7 +110,7 @@ def filters_from_args(args: Mapping[str, Any]) -> Filters:
         tiers=_names(args, "tier", TIERS) + _names(args, "tiers", TIERS),
         types=_names(args, "type") + _names(args, "types"),
         scopes=_names(args, "scope", lower=False),
-        tags=_names(args, "tags"),
+        tags=_names(args, "tags", most=MAX_TAGS),
         stores=_names(args, "store", STORES) + _names(args, "stores", STORES),
         after=_time(args, "after"),
         before=_time(args, "before"),

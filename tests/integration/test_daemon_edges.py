@@ -1,7 +1,9 @@
 """Requests at the edges of the contract, over real ZeroMQ: every one is answered, clearly,
 and the daemon keeps serving; a stop answers what it will not do."""
 
+import itertools
 import signal
+import threading
 import time
 from contextlib import contextmanager
 
@@ -10,6 +12,7 @@ import pytest
 import zmq
 
 from ragixd import contract
+from ragixd.errors import RagixError
 from support.daemon import Daemon
 
 
@@ -52,6 +55,26 @@ def test_queries_have_a_size_and_min_seq_a_meaning(daemon):
     answer = request(daemon.endpoint, "stats", {"min_seq": 10**12})
     assert answer["ok"] is False and "far past the last event" in answer["error"]["message"]
 
+
+@pytest.mark.parametrize("op, args, field", [
+    ("search", {"query": "deploy", "tags": [f"t{n}" for n in range(2000)]}, "tags"),
+    ("search", {"query": "deploy", "mode": "fts", "types": [f"t{n}" for n in range(40_000)]}, "types"),
+    ("recall", {"query": "deploy", "tags": ",".join(f"t{n}" for n in range(2000))}, "tags"),
+    ("timeline", {"anchor": "MEM-0000000000000000", "scope": [f"s{n}" for n in range(40_000)]}, "scope"),
+])
+def test_a_filter_with_too_many_values_is_invalid_input_naming_it(daemon, op, args, field):
+    """Thousands of filter values made SQL the store cannot run (an expression tree too deep,
+    too many variables), answered as an internal failure."""
+    answer = request(daemon.endpoint, op, args)
+    assert answer["ok"] is False and answer["error"]["code"] == "invalid_input", answer
+    assert answer["error"]["message"].startswith(field), answer
+
+
+def test_a_filter_with_as_many_tags_as_an_item_can_hold_is_served(daemon):
+    c = daemon.client()
+    tags = [f"t{n}" for n in range(64)]
+    item = c.write(title="Tagged", content="deploy on fridays", tags=tags)
+    assert [i["id"] for i in c.search("deploy", tags=tags, mode="fts")["items"]] == [item["id"]]
 
 def test_an_update_cannot_empty_an_item(daemon):
     c = daemon.client()
@@ -109,6 +132,46 @@ def test_a_stop_answers_every_request_and_keeps_every_acknowledged_write(tmp_pat
         ids = sorted(acknowledged)
         found = [i["id"] for at in range(0, len(ids), 1000) for i in c.read(*ids[at:at + 1000])["items"]]
         assert set(found) == acknowledged
+    finally:
+        d2.stop()
+
+
+
+def test_clients_that_keep_writing_through_a_stop_are_answered_not_left_to_time_out(tmp_path):
+    """Clients that send their next write as soon as one is answered: those sent while the
+    daemon drains are refused busy (or, once its socket is gone, unavailable at once), none
+    waits out its time-out, and every acknowledged write is there after a restart."""
+    d = Daemon(tmp_path / "home").start()
+    acknowledged, failures, lock = [], [], threading.Lock()
+    enough = threading.Event()
+
+    def writer(n: int) -> None:
+        c = d.client(timeout=20)
+        for i in itertools.count():
+            try:
+                item = c.write(title=f"client {n} note {i}", content=f"written by client {n}")
+            except RagixError as err:
+                with lock:
+                    failures.append(err)
+                return
+            with lock:
+                acknowledged.append(item["id"])
+                if len(acknowledged) >= 200:
+                    enough.set()
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(12)]
+    for t in threads:
+        t.start()
+    assert enough.wait(60)
+    d.proc.send_signal(signal.SIGTERM)
+    for t in threads:
+        t.join()
+    assert d.proc.wait(60) == 0
+    assert len(failures) == len(threads)
+    assert {type(err).__name__ for err in failures} <= {"Busy", "Unavailable"}, [str(e) for e in failures]
+    d2 = Daemon(tmp_path / "home").start()
+    try:
+        assert {i["id"] for i in d2.client().read(*acknowledged)["items"]} == set(acknowledged)
     finally:
         d2.stop()
 

@@ -421,3 +421,31 @@ def test_fuzz_every_message_is_answered_and_the_daemon_survives(fuzz_daemon):
     c.close()
     log = fuzz_daemon.log_path.read_text()
     assert not [e for e in CRASH_EVENTS if e in log], log[-3000:]
+
+
+
+def test_a_client_that_never_reads_its_answers_cannot_make_the_daemon_hold_them_all(daemon):
+    """Answers queued for a client that does not read them are bounded (the rest dropped, as
+    for a client that is gone): 2,500 answers of ~60 kB each would otherwise stay in the
+    daemon, ~150 MB, for as long as that client stays connected, and more without end."""
+    c = daemon.client()
+    ids = [c.write(title=f"long {n}", content=f"chapter {n} " * 250)["id"] for n in range(20)]
+    served = c.status()["served"]["loop"] + c.status()["served"]["readers"]
+    hog = ctx.socket(zmq.DEALER)
+    hog.setsockopt(zmq.LINGER, 0)
+    hog.setsockopt(zmq.RCVHWM, 1)
+    hog.connect(daemon.endpoint)
+    try:
+        sent = 2500
+        for n in range(sent):
+            hog.send(envelope("read", args={"ids": ids}, req_id=n))
+        assert _poll(lambda: sum(c.status()["served"].values()) >= served + sent, 120)
+        assert c.read(ids[0])["items"][0]["id"] == ids[0]  # the others are still served
+        held = 0
+        while hog.poll(2000):  # what the daemon kept for it: all of it arrives at once now
+            hog.recv()
+            held += 1
+        assert 0 < held <= 1100, f"the daemon held {held} of {sent} unread answers"
+    finally:
+        hog.close()
+    c.close()

@@ -32,9 +32,27 @@ def test_unit_has_the_keys_we_rely_on():
 
 def test_unit_follows_the_data_home_the_daemon_will_use(tmp_path):
     svc = parsed_unit({"RAGIX_HOME": str(tmp_path / "mem"), "XDG_CACHE_HOME": str(tmp_path / "cache")})["Service"]
-    assert svc["ReadWritePaths"].split() == [str(tmp_path / "mem"), "%t/ragix", f"-{tmp_path / 'cache' / 'ragix'}"]
+    assert svc["ReadWritePaths"].split() == [str(tmp_path / "mem"), f"-{tmp_path / 'cache' / 'ragix'}"]
     assert f"RAGIX_HOME={tmp_path / 'mem'}" in svc["Environment"]
     assert "@" not in service.render_unit("/usr/local/bin/ragixd", env={})
+
+
+def test_the_socket_directory_is_made_by_systemd_at_each_start():
+    """$XDG_RUNTIME_DIR is a fresh tmpfs at every login, and a ReadWritePaths= entry that does
+    not exist fails the start (status 226/NAMESPACE): systemd makes the socket's directory."""
+    svc = parsed_unit()["Service"]
+    assert svc["RuntimeDirectory"] == "ragix"
+    assert svc["RuntimeDirectoryMode"] == "0700"
+    assert not any(path.startswith("%t") for path in svc["ReadWritePaths"].split())
+
+
+def test_install_makes_the_data_home_the_unit_needs(tmp_path, monkeypatch):
+    """The data home is a ReadWritePaths= entry that must exist before the first start."""
+    monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "mem"))
+    service.install(tmp_path / "units")
+    unit = (tmp_path / "units" / "ragixd.service").read_text()
+    assert (tmp_path / "mem").is_dir()
+    assert f"ReadWritePaths={tmp_path / 'mem'} " in unit
 
 
 def test_systemd_analyze_accepts_the_unit(tmp_path):
@@ -65,7 +83,8 @@ def test_systemd_analyze_would_catch_a_bad_key(tmp_path):
     assert "WatchdogSecs" in proc.stderr
 
 
-def test_install_and_uninstall_write_and_remove_the_unit(tmp_path):
+def test_install_and_uninstall_write_and_remove_the_unit(tmp_path, monkeypatch):
+    monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))  # install makes it
     result = service.install(tmp_path)
     target = tmp_path / "ragixd.service"
     assert result["unit"] == str(target) and target.exists()
