@@ -16,11 +16,14 @@ class Gate:
         self._readers = 0
         self._exclusive = False  # held or wanted
 
-    def acquire_shared(self, blocking: bool = True) -> bool:
+    def acquire_shared(self, blocking: bool = True, timeout: float | None = None) -> bool:
+        """Take a share; False if a rebuild holds (or wants) the store and `blocking` is off,
+        or it still does after `timeout` seconds."""
         with self._cond:
             if self._exclusive and not blocking:
                 return False
-            self._cond.wait_for(lambda: not self._exclusive)
+            if not self._cond.wait_for(lambda: not self._exclusive, timeout):
+                return False
             self._readers += 1
             return True
 

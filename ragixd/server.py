@@ -49,6 +49,9 @@ BY_ID_MAX = 20
 # A min_seq at most this far ahead of the log waits for the writes that will reach it; further
 # ahead no write in flight can, and the query is refused at once instead of holding a reader.
 MIN_SEQ_AHEAD = 10_000
+# How long a query on the reader pool waits for a running rebuild before answering busy with
+# its progress (a rebuild of a large log takes minutes, longer than a client's time-out).
+REBUILD_READ_WAIT_S = 5.0
 INLINE_MAX_QUERY = 1000  # characters: a longer query costs milliseconds to split and embed
 # How long the writer waits for a group's answers to leave before it settles the group.
 ANSWER_WAIT_S = 0.005
@@ -403,8 +406,10 @@ class Server:
 
     @contextmanager
     def _reading(self, inline: bool) -> Iterator[None]:
-        if not self.gate.acquire_shared(blocking=not inline):
-            raise WouldBlock("a rebuild holds the store")
+        if not self.gate.acquire_shared(blocking=not inline, timeout=REBUILD_READ_WAIT_S):
+            if inline:
+                raise WouldBlock("a rebuild holds the store")
+            raise _rebuilding(self.work.get("rebuild"))
         try:
             if inline:
                 with no_waiting():
@@ -576,6 +581,16 @@ def _too_big(args: dict[str, Any]) -> str:
             return any(big(v) for v in (value.values() if isinstance(value, dict) else value))
         return False
     return next((str(key) for key, value in args.items() if big(value)), "(root)")
+
+
+def _rebuilding(work: dict[str, Any] | None) -> Busy:
+    """The answer to a query that found a rebuild running: busy, with how far it is."""
+    if not work:
+        return Busy("a rebuild holds the store; try again when it is done")
+    done, total = work.get("done", 0), work.get("total", 0)
+    where = f"{work.get('phase')} {done:,}/{total:,} events" if total else str(work.get("phase"))
+    return Busy(f"a rebuild holds the store ({where}, {work.get('elapsed_s')} s so far); "
+                "try again when it is done", rebuild=work)
 
 
 def _forbidden(op: str) -> RagixError:
