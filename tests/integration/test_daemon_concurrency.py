@@ -117,7 +117,8 @@ def test_many_clients_mixed_reads_and_writes(daemon):
 
 
 def test_queries_during_rebuilds_see_the_old_state_or_the_new_never_a_gap(daemon):
-    """A rebuild drops and replays every projection; queries must wait for it, not fail."""
+    """A rebuild drops and replays every projection; queries must wait for it, not fail (a
+    rebuild this small ends well within the 5 s a query waits before it would answer busy)."""
     c = daemon.client()
     ids = [c.write(title=f"rebuild target {n}", content=f"word{n} stays")["id"] for n in range(200)]
     events = c.stats()["events"]  # each write also commits its vector
