@@ -82,14 +82,17 @@ def run(settings: config.Settings, notifier: Notifier, flags: dict) -> None:
     except ConfigError:
         home_lock.release()
         raise
-    memory = Memory(settings.home, synchronous=settings.synchronous, embedders=settings.embedders,
-                    recall=RecallConfig.from_mapping(settings.recall),
-                    policy=Policy(PolicyConfig.from_dict(settings.policy)))
+    # Opening replays what the projections and the vector index have not seen (all of it after
+    # a crash during a rebuild): minutes on a large log, so systemd is asked for more time.
+    with notifier.extending():
+        memory = Memory(settings.home, synchronous=settings.synchronous, embedders=settings.embedders,
+                        recall=RecallConfig.from_mapping(settings.recall),
+                        policy=Policy(PolicyConfig.from_dict(settings.policy)))
+        # Before READY, so the first write does not pay for compiling the policy's native
+        # prefilter; compiled databases are kept in the cache directory for the next start.
+        native.use_cache(DirectoryCache(paths.cache_dir() / "policy"))
+        memory.policy.warm()
     store = memory.store
-    # Before READY, so the first write does not pay for compiling the policy's native
-    # prefilter; compiled databases are kept in the cache directory for the next start.
-    native.use_cache(DirectoryCache(paths.cache_dir() / "policy"))
-    memory.policy.warm()
     server = Server(settings, memory)
     state = {"reload": False}
 

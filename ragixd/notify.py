@@ -1,10 +1,14 @@
-"""The systemd notify protocol (READY, STATUS, STOPPING, WATCHDOG) over $NOTIFY_SOCKET."""
+"""The systemd notify protocol (READY, STATUS, STOPPING, WATCHDOG, EXTEND_TIMEOUT_USEC) over
+$NOTIFY_SOCKET."""
 
 from __future__ import annotations
 
 import os
 import socket
+import threading
 import time
+from contextlib import contextmanager
+from typing import Iterator
 
 
 class Notifier:
@@ -39,6 +43,30 @@ class Notifier:
 
     def status(self, status: str) -> None:
         self.send(f"STATUS={status}")
+
+    @contextmanager
+    def extending(self, every_s: float = 10.0, by_s: float = 30.0, limit_s: float = 3600.0) -> Iterator[None]:
+        """While the block runs (a start that replays or rebuilds a large log), ask systemd every
+        `every_s` seconds for `by_s` more seconds of start time-out, for `limit_s` at most: a
+        long but progressing start is not killed at the unit's TimeoutStartSec and restarted
+        over and over."""
+        if not self.address:
+            yield
+            return
+        done = threading.Event()
+
+        def extend() -> None:
+            deadline = time.monotonic() + limit_s
+            while not done.wait(every_s) and time.monotonic() < deadline:
+                self.send(f"EXTEND_TIMEOUT_USEC={int(by_s * 1e6)}\nSTATUS=starting: catching up with the log")
+        thread = threading.Thread(target=extend, name="ragix-notify-extend", daemon=True)
+        self.send(f"EXTEND_TIMEOUT_USEC={int(by_s * 1e6)}\nSTATUS=starting")
+        thread.start()
+        try:
+            yield
+        finally:
+            done.set()
+            thread.join()
 
     def stopping(self) -> None:
         self.send("STOPPING=1")

@@ -61,6 +61,8 @@ def test_ready_with_status_then_watchdog_pings(notified):
     ready = ns.wait_for("READY")
     assert ready["READY"] == "1"
     assert daemon.endpoint in ready["STATUS"]
+    # Before READY, the start asked for more start time (it may replay a large log).
+    assert "EXTEND_TIMEOUT_USEC" in ns.received[0] and int(ns.received[0]["EXTEND_TIMEOUT_USEC"]) > 0
     # Pings keep coming at about half the watchdog period (100 ms): count several.
     pings = 0
     for _ in range(5):
@@ -103,3 +105,21 @@ def test_sighup_reloads_and_keeps_serving(notified):
     # Still pinging the watchdog after the reload.
     assert ns.wait_for("WATCHDOG", timeout_s=2.0)["WATCHDOG"] == "1"
     c.close()
+
+
+def test_a_long_start_keeps_asking_for_more_time_until_it_ends(tmp_path):
+    from ragixd.notify import Notifier
+    with tempfile.TemporaryDirectory(prefix="rgx-") as tmp:
+        ns = NotifySocket(Path(tmp))
+        notifier = Notifier({"NOTIFY_SOCKET": str(ns.path)})
+        with notifier.extending(every_s=0.01, by_s=2.0):
+            asks = [ns.wait_for("EXTEND_TIMEOUT_USEC") for _ in range(3)]
+        assert all(a["EXTEND_TIMEOUT_USEC"] == "2000000" for a in asks)
+        ns.sock.settimeout(0.2)
+        while True:  # what was sent before the block ended
+            try:
+                ns.sock.recv(4096)
+            except TimeoutError:
+                break
+        assert ns.next(timeout_s=0.2) is None  # nothing after it
+        ns.close()
