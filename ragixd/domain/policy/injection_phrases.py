@@ -67,8 +67,8 @@ _FR_LEAD_SOURCE = (rf"(?:{_LEAD}|{_OPENER}|\b(?:veuillez|vous devez|tu dois|il (
 # itself: the lead is then checked on the text just before each match (phrase_rules), which
 # keeps the regex engine from trying every opener at every position of a text.
 _LEAD_REACH = 48  # characters: longer than any lead ("your mission now is to ", "hey there ")
-_LEADS = {"\x00L\x00": _LEAD, "\x00O\x00": _OPENED_LEAD, "\x00F\x00": _FR_LEAD_SOURCE}
-_PLAIN, _OPENED, _FR_LEAD = _LEADS
+_PLAIN, _OPENED, _FR_LEAD = "\x00L\x00", "\x00O\x00", "\x00F\x00"
+_LEADS = {_PLAIN: _LEAD, _OPENED: _OPENED_LEAD, _FR_LEAD: _FR_LEAD_SOURCE}
 
 # (id suffix, description, anchors, (chars before, chars after), pattern) on the prose view.
 PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...] = (
