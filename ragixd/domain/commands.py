@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Callable, Mapping, Protocol
 
 from ..errors import Conflict, InvalidInput, NotFound, PolicyRejected
@@ -31,7 +32,11 @@ class StateView(Protocol):
     def live_of_source(self, store: str, source: str) -> list[str]: ...
 
 
-DEFAULT_POLICY = Policy(PolicyConfig())
+@lru_cache(maxsize=1)
+def default_policy() -> Policy:
+    """The policy of the embedded defaults, built on first use (compiling it takes a tenth
+    of a second; a daemon with its own configured policy never needs this one)."""
+    return Policy(PolicyConfig())
 
 
 @dataclass(frozen=True)
@@ -39,7 +44,7 @@ class Context:
     ts: str
     actor: str = "local"
     new_id: Callable[[], str] = new_item_id
-    policy: Policy = DEFAULT_POLICY
+    policy: Policy = field(default_factory=default_policy)
 
 
 @dataclass(frozen=True)

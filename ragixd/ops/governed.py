@@ -78,7 +78,7 @@ def plan_parse(args: dict[str, Any], caller: Caller) -> Plan:
 
 
 def query_policy_check(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
-    policy: Policy = q.extra.get("policy") or c.DEFAULT_POLICY
+    policy: Policy = q.extra.get("policy") or c.default_policy()
     if "item" in args:
         verdict = policy.evaluate(args["item"], trusted=bool(args.get("trusted", False)))
     elif "text" in args:

@@ -57,7 +57,7 @@ class Store:
     def __init__(self, path: str | Path, *, synchronous: str = "FULL",
                  enrichers: Sequence[Enricher] = (), policy: Policy | None = None) -> None:
         self.path = Path(path)
-        self.policy = policy or cmds.DEFAULT_POLICY
+        self.policy = policy or cmds.default_policy()
         self.enrichers = list(enrichers)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.synchronous = synchronous

@@ -13,6 +13,7 @@ cannot be prefiltered and always runs. Pure: no native code here.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 try:  # Python 3.11 moved the parser; 3.10 still has it under its old name
     from re import _constants as _c  # type: ignore[attr-defined]
@@ -51,9 +52,14 @@ def superset_expression(pattern: re.Pattern[str], utf8: bool = True) -> str | No
     """
     if not isinstance(pattern.pattern, str):
         return None
+    return _expression(pattern.pattern, pattern.flags, utf8)
+
+
+@lru_cache(maxsize=4096)  # every policy built in a process translates the same rule patterns
+def _expression(source: str, flags: int, utf8: bool) -> str | None:
     try:
-        tree = _p.parse(pattern.pattern, pattern.flags)
-        return _Emitter(_NON_ASCII[utf8]).seq(tree, pattern.flags)
+        tree = _p.parse(source, flags)
+        return _Emitter(_NON_ASCII[utf8]).seq(tree, flags)
     except (Unsupported, re.error, RecursionError):
         return None
 
