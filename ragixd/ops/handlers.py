@@ -14,7 +14,7 @@ import apsw
 
 from ..domain import commands as c
 from ..domain.trust import Caller
-from ..errors import Forbidden, InvalidInput, NotFound, PolicyRejected, RagixError
+from ..errors import Forbidden, InvalidInput, PolicyRejected, RagixError
 from ..store import log, queries
 from ..store.filters import Filters, filters_from_args
 from ..store.projection import Projections

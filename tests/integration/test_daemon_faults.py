@@ -7,7 +7,8 @@ Malformed input goes through raw DEALER sockets, since the real client cannot pr
 
 from __future__ import annotations
 
-import threading
+import subprocess
+import sys
 import time
 from collections import Counter
 from typing import Any
@@ -276,8 +277,6 @@ print(n, flush=True)
 
 
 def test_good_clients_are_served_while_garbage_flows(daemon):
-    import subprocess
-    import sys
     frames = pack([pack(list(f)) for f in MALFORMED.values()])
     flooder = subprocess.Popen([sys.executable, "-c", FLOODER, daemon.endpoint, frames.hex()],
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)

@@ -1,7 +1,6 @@
 """Retrieval in process: vectors committed with writes, the usearch projection's lifecycle,
 hybrid search, recall modes."""
 
-from pathlib import Path
 
 import pytest
 
