@@ -7,6 +7,7 @@ the answer for the caller. It never writes: the store appends the events and app
 from __future__ import annotations
 
 import re
+import secrets
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable, Mapping, Protocol
@@ -19,7 +20,7 @@ from .item import (
     normalize_time, patch_to_wire, validate_create, validate_patch,
 )
 from .clock import add_hours
-from .encoding import content_hash
+from .encoding import content_hash, refusal_digest
 from .palace import derive_location, validate_location
 from .policy import Policy, PolicyConfig, Verdict
 
@@ -39,12 +40,18 @@ def default_policy() -> Policy:
     return Policy(PolicyConfig())
 
 
+# A context given no audit key (a decision outside any store) fingerprints refusals with this
+# process's own: consistent within the process, and never a plain hash of the refused text.
+_PROCESS_AUDIT_KEY = secrets.token_bytes(32)
+
+
 @dataclass(frozen=True)
 class Context:
     ts: str
     actor: str = "local"
     new_id: Callable[[], str] = new_item_id
     policy: Policy = field(default_factory=default_policy)
+    audit_key: bytes = _PROCESS_AUDIT_KEY
 
 
 @dataclass(frozen=True)
@@ -175,10 +182,11 @@ def _reason(reason: Any, op: str, ctx: Context) -> str:
 
 
 def _refused(verdict: Verdict, fields: Mapping[str, Any], source: str, op: str, ctx: Context) -> Decision:
-    """The audit of a refused write: hash, rules and reasons, never the content itself — nor a
-    source that would itself be refused (a token in a source_id or a file name)."""
+    """The audit of a refused write: a keyed fingerprint, rules and reasons, never the content
+    itself — nor a source that would itself be refused (a token in a source_id or a file name)."""
     title, content = fields.get("title"), fields.get("content")
-    digest = content_hash(title if isinstance(title, str) else "", content if isinstance(content, str) else "")
+    digest = refusal_digest(ctx.audit_key, title if isinstance(title, str) else "",
+                            content if isinstance(content, str) else "")
     source = source[:500]
     if not ctx.policy.check_text(source, "source").accepted:
         source = WITHHELD_SOURCE

@@ -10,6 +10,7 @@ every hash, so it is written down in docs/encoding.md and pinned by tests.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import math
 from typing import Any
 
@@ -101,6 +102,17 @@ def sha256_hex(data: bytes) -> str:
 def content_hash(title: str, content: str) -> str:
     """The dedup and integrity hash of an item: title, a NUL, then content."""
     return sha256_hex(title.encode("utf-8") + b"\x00" + content.encode("utf-8"))
+
+
+REFUSAL_DIGEST_PREFIX = "hmac-sha256:"
+
+
+def refusal_digest(key: bytes, title: str, content: str) -> str:
+    """The fingerprint of a refused text, keyed by its store's audit key: the same text
+    refused twice in one store has one fingerprint, but no guess can be checked against it
+    without the key (a plain hash of "password: hunter2" could be)."""
+    data = title.encode("utf-8") + b"\x00" + content.encode("utf-8")
+    return REFUSAL_DIGEST_PREFIX + hmac.new(key, data, hashlib.sha256).hexdigest()
 
 
 def event_hash(header: list[Any], payload: bytes) -> str:

@@ -25,7 +25,7 @@ from ..domain.clock import now_ts
 from ..domain.events import Event
 from ..domain.policy import Policy
 from ..errors import RagixError, StoreError
-from . import log, migrations, queries
+from . import keys, log, migrations, queries
 from .db import open_connection
 from .filters import Filters
 from .projection import ConnectionView, Projections
@@ -33,7 +33,7 @@ from .projectors import fts
 
 REPLAY_BATCH = 20_000
 # Tables that are not projections of the log and are left out of dumps and rebuilds.
-NOT_PROJECTED = ("memory_events", "schema_migrations")
+NOT_PROJECTED = ("memory_events", "schema_migrations", keys.KEYS_TABLE)
 
 
 # Adds derived events to a decision before it is appended (e.g. embedding vectors).
@@ -68,6 +68,7 @@ class Store:
         self._readers_lock = threading.Lock()
         self._writer = open_connection(self.path, synchronous=synchronous)
         log.create(self._writer)
+        self.audit_key = keys.audit_key(self._writer)
         migrations.migrate(self._writer)
         self._head = log.head(self._writer)
         if self._behind():
@@ -124,7 +125,7 @@ class Store:
 
     def _execute_one(self, conn: apsw.Connection, command: Any, actor: str, head: log.Head,
                      out: GroupResult, isolate: bool) -> log.Head:
-        ctx = cmds.Context(ts=now_ts(), actor=actor, policy=self.policy)
+        ctx = cmds.Context(ts=now_ts(), actor=actor, policy=self.policy, audit_key=self.audit_key)
         try:
             view = ConnectionView(conn)
             decision = cmds.decide(command, view, ctx)
