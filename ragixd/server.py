@@ -60,6 +60,7 @@ ANSWER_WAIT_S = 0.005
 # 1000 more, so a group commit's burst of answers to a client pipelining a thousand writes
 # fits. 100k held, at up to a megabyte an answer, let one client grow the daemon by gigabytes.
 ANSWERS_HWM = 1000
+PUB_HWM = 10_000  # events held for each subscriber of the event stream
 # At a stop: how long answers are still sent and new requests refused, and the quiet spell
 # (no answer to send, no request to refuse) after which the sockets close.
 DRAIN_S = 2.0
@@ -131,7 +132,9 @@ class Server:
         if endpoint:
             self.pub = self.ctx.socket(zmq.PUB)
             self.pub.setsockopt(zmq.LINGER, 0)
-            self.pub.setsockopt(zmq.SNDHWM, 100_000)
+            # A subscriber that falls behind loses what is beyond this; Client.follow reads it
+            # back from the log (a gap in the seqs), so memory stays bounded per subscriber.
+            self.pub.setsockopt(zmq.SNDHWM, PUB_HWM)
             self.pub.bind(endpoint)
         self._pub_ready.set()
 

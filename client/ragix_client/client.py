@@ -192,6 +192,18 @@ class Client:
 
     def subscribe(self, types: tuple[str, ...] = ("",), timeout: float | None = None) -> Iterator[dict[str, Any]]:
         """Committed events as the daemon publishes them (blocks; stops after `timeout` idle)."""
+        sock = self._subscriber(types)
+        try:
+            while True:
+                if not sock.poll(None if timeout is None else int(timeout * 1000)):
+                    return
+                _topic, body = sock.recv_multipart()
+                yield msgpack.unpackb(body, raw=False, strict_map_key=False)
+        finally:
+            sock.close()
+
+    def _subscriber(self, types: tuple[str, ...]) -> zmq.Socket:
+        """A SUB socket connected to the daemon's event stream, subscribed to `types`."""
         try:
             pub = self.call("status").get("pub_endpoint")
         except Forbidden:  # said for what was asked, not for the status call behind it
@@ -203,12 +215,39 @@ class Client:
         for prefix in types:
             sock.setsockopt(zmq.SUBSCRIBE, prefix.encode())
         sock.connect(pub)
+        return sock
+
+    def follow(self, after: int | None = None, idle: float | None = None,
+               check_every: float = 1.0) -> Iterator[dict[str, Any]]:
+        """Every committed event after seq `after` (None: from now on), in seq order, each
+        once: the stored ones first, then the live stream, with what the stream misses (a
+        subscription not yet in effect, events dropped for a slow reader) read back from the
+        log (follow.py). Stops after `idle` seconds without an event (None: never)."""
+        from .follow import in_order
+
+        sock = self._subscriber(("",))  # subscribed before the log is read: nothing falls between
         try:
-            while True:
-                if not sock.poll(None if timeout is None else int(timeout * 1000)):
-                    return
-                _topic, body = sock.recv_multipart()
-                yield msgpack.unpackb(body, raw=False, strict_map_key=False)
+            start = self.call("status")["head_seq"] if after is None else after
+            given = [time.monotonic()]
+
+            def live() -> Iterator[dict[str, Any] | None]:
+                while True:
+                    quiet = time.monotonic() - given[0]
+                    if idle is not None and quiet >= idle:
+                        return
+                    wait = check_every if idle is None else min(check_every, idle - quiet)
+                    if sock.poll(max(1, int(wait * 1000))):
+                        _topic, body = sock.recv_multipart()
+                        yield msgpack.unpackb(body, raw=False, strict_map_key=False)
+                    else:
+                        yield None
+
+            def fetch(seq: int) -> list[dict[str, Any]]:
+                return self.call("tail", {"after": seq, "limit": 1000})["events"]
+
+            for event in in_order(live(), fetch, start):
+                given[0] = time.monotonic()
+                yield event
         finally:
             sock.close()
 

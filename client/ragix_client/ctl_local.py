@@ -112,22 +112,10 @@ def service(ns: argparse.Namespace) -> int:
 
 
 def tail(client: Client, ns: argparse.Namespace) -> int:
-    """Print stored events after --from, then follow the live stream."""
+    """Print stored events after --from, then follow the live stream: in seq order, each once."""
     shown = 0
-    if ns.from_seq is not None:
-        after = ns.from_seq
-        while True:
-            batch = client.tail(after=after, limit=1000)
-            for event in batch["events"]:
-                _print_event(ns, event)
-                shown += 1
-                if ns.count is not None and shown >= ns.count:
-                    return 0
-            if not batch["events"]:
-                break
-            after = batch["events"][-1]["seq"]
     try:
-        for event in client.subscribe(timeout=ns.idle):
+        for event in client.follow(after=ns.from_seq, idle=ns.idle):
             _print_event(ns, event)
             shown += 1
             if ns.count is not None and shown >= ns.count:

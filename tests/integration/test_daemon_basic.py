@@ -142,3 +142,42 @@ def test_a_home_that_is_a_file_stops_the_daemon_with_one_line(tmp_path):
 def test_an_endpoint_that_cannot_be_created_stops_the_daemon_with_one_line(tmp_path):
     line = _start_failure(tmp_path, "--home", str(tmp_path / "h"), "--endpoint", "ipc:///proc/ragix-test.sock")
     assert "ipc:///proc/ragix-test.sock" in line and "cannot create" in line
+
+
+def test_following_the_log_gives_every_event_once_in_order_while_clients_write(daemon):
+    """Client.follow (ragixctl tail): the stored events, then the live ones, with nothing lost
+    between the two nor to the slow joiner, none twice, while four clients write."""
+    import threading
+
+    first = daemon.client().write(title="before", content="already stored")
+    follower = daemon.client()
+    got: list[dict] = []
+    until: dict[str, int] = {}  # the head once the writers are done
+
+    def follow() -> None:
+        for event in follower.follow(after=0, idle=30):
+            got.append(event)
+            if event["seq"] >= until.get("seq", event["seq"] + 1):
+                return
+
+    thread = threading.Thread(target=follow, daemon=True)
+    thread.start()
+
+    def write(n: int) -> None:
+        c = daemon.client()
+        for i in range(25):
+            c.write(title=f"writer {n} note {i}", content=f"followed {n} {i}")
+        c.close()
+
+    writers = [threading.Thread(target=write, args=(n,)) for n in range(4)]
+    for t in writers:
+        t.start()
+    for t in writers:
+        t.join()
+    until["seq"] = daemon.client().write(title="after", content="the last one")["seq"]
+    thread.join(60)
+    assert not thread.is_alive()
+    seqs = [e["seq"] for e in got]
+    assert seqs == list(range(1, until["seq"] + 1))
+    assert got[0]["payload"]["item"]["id"] == first["id"]
+    follower.close()
