@@ -122,13 +122,24 @@ def _escape(match: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
+# What json.dumps leaves raw that a terminal would obey (it escapes C0 itself): DEL, C1 and the
+# bidi controls, plus the line and paragraph separators. Written as \u escapes, the JSON is the
+# same to any parser and harmless on a screen.
+_JSON_RAW_CONTROLS = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
 def as_json(result: Any) -> str:
-    return json.dumps(result, ensure_ascii=False, indent=2, default=_bytes_hex)
+    return _JSON_RAW_CONTROLS.sub(_json_escape, json.dumps(result, ensure_ascii=False, indent=2, default=_bytes_hex))
 
 
 def as_json_line(result: Any) -> str:
     """Compact JSON on one line (newlines in strings stay escaped): one JSONL record."""
-    return json.dumps(result, ensure_ascii=False, separators=(",", ":"), default=_bytes_hex)
+    return _JSON_RAW_CONTROLS.sub(_json_escape, json.dumps(result, ensure_ascii=False, separators=(",", ":"),
+                                                           default=_bytes_hex))
 
 
 def _bytes_hex(value: Any) -> Any:

@@ -118,3 +118,7 @@ def test_stored_control_sequences_are_shown_escaped_on_a_terminal(daemon, capsys
     assert "\\x1b[2K" in out and "\\u202e" in out
     code, out, _ = run(daemon, capsys, "--json", "read", item_id)
     assert json.loads(out)["items"][0]["content"] == content  # --json: exact, its escapes are JSON's
+    assert not any(ch in out for ch in "\x1b\r\x07\x9b\u202e\u202c")  # C1 and bidi too, not raw
+    code, out, _ = run(daemon, capsys, "--json", "tail", "--from", "0", "--count", "1")
+    assert json.loads(out)["payload"]["item"]["content"] == content
+    assert not any(ch in out for ch in "\x1b\r\x07\x9b\u202e\u202c")
