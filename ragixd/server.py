@@ -30,6 +30,7 @@ from .memory import Memory
 from .nowait import WouldBlock, no_waiting
 from .readers import ReaderPool
 from .replies import REPLIES, Replier, encode_answer
+from .retrieval.guard import RecallGuard
 from .store.projection import Projections
 from .writer import Writer
 
@@ -72,6 +73,7 @@ class Server:
         self.settings = settings
         self.memory = memory
         self.store = memory.store
+        self.recall_guard = RecallGuard(memory.policy)  # recall renders what the policy still accepts
         self.ctx = ctx or zmq.Context.instance()
         self.started = time.time()
         self.running = False
@@ -393,7 +395,8 @@ class Server:
                                   applied_seq=self.memory.applied_seq())
             qctx = handlers.QueryContext(self.store.reader(), caller,
                                          {"pub_endpoint": self._static_status()["pub_endpoint"],
-                                          "memory": self.memory, "policy": self.memory.policy})
+                                          "memory": self.memory, "policy": self.memory.policy,
+                                          "recall_guard": self.recall_guard})
             with self._reading(inline):
                 result = registry.QUERIES[op](qctx, args)
             self._reply(route, req_id, result)

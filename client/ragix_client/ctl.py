@@ -191,7 +191,17 @@ def cmd_recall(c: Client, ns) -> tuple[Any, str]:
         parts.append(r["catalog_text"])
     if not r.get("text") and ns.mode != "catalog" and not ns.json:
         parts.insert(0, f"({budget_hint(c, args)})")
+    _say_withheld(r)
     return r, "\n".join(parts)
+
+
+def _say_withheld(r: dict[str, Any]) -> None:
+    """Memories recall left out because the write policy now refuses their text (stderr: stdout
+    may be a prompt)."""
+    if r.get("withheld"):
+        print(f"ragixctl: withheld {len(r['withheld'])} matching memory(ies) the write policy now refuses "
+              f"(stored before a rule existed; archive or correct them): {', '.join(r['withheld'])}",
+              file=sys.stderr)
 
 
 def cmd_embedders(c: Client, ns) -> tuple[Any, str]:
@@ -209,6 +219,7 @@ def cmd_pipe(c: Client, ns) -> tuple[Any, str]:
     for s in r["skipped"]:  # stdout carries the memory blocks to the next program
         where = s["file"] + (f" (chunk {s['chunk']})" if s["chunk"] else "")
         print(f"ragixctl: skipped {where}: {s['code']}: {s['message']}", file=sys.stderr)
+    _say_withheld(r)
     if not r.get("text"):
         hint = budget_hint(c, {"query": ns.query, "budget": ns.budget, "k": ns.k})  # ingest applied by now
         print(f"ragixctl: {hint}", file=sys.stderr)

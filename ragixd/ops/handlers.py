@@ -171,7 +171,9 @@ def query_recall(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
     from ..retrieval.recall import recall
     search_args = {**args, "mode": args.get("search_mode", "hybrid")}
     hits, used = _hybrid(q, search_args, args.get("k", 20))
-    out = recall(hits, args.get("mode", "inject"), args.get("budget", 2000), args.get("catalog_k", 10))
+    guard = q.extra.get("recall_guard")
+    out = recall(hits, args.get("mode", "inject"), args.get("budget", 2000), args.get("catalog_k", 10),
+                 admits=guard.admits if guard is not None else None)
     out["search_mode"] = used
     return out
 

@@ -15,7 +15,7 @@ import json
 import math
 import re
 import unicodedata
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from ..domain.markers import BRACKETS, CLOSING_BRACKETS, neutralise
 from .hybrid import Hit
@@ -88,8 +88,15 @@ def catalog(hits: Sequence[Hit], k: int) -> list[dict[str, Any]]:
              "tier": h.item.tier, "type": h.item.type, "score": round(h.score, 4)} for h in hits[:k]]
 
 
-def recall(hits: Sequence[Hit], mode: str, budget: int, catalog_k: int) -> dict[str, Any]:
+def recall(hits: Sequence[Hit], mode: str, budget: int, catalog_k: int,
+           admits: Callable[[Any], bool] | None = None) -> dict[str, Any]:
+    """The recall answer for ranked `hits`. `admits` (guard.py) says whether an item may be
+    rendered into a prompt; those it refuses are left out and named under `withheld`."""
     out: dict[str, Any] = {"mode": mode}
+    if admits is not None:
+        verdicts = [admits(h.item) for h in hits]
+        out["withheld"] = [h.item.id for h, ok in zip(hits, verdicts) if not ok]
+        hits = [h for h, ok in zip(hits, verdicts) if ok]
     if mode in ("inject", "hybrid"):
         text, ids, used = inject(hits, budget)
         out.update(text=text, injected=ids, tokens=used, budget=budget)

@@ -7,7 +7,7 @@ from ragix_client import Client
 from ragix_client.client import POSITIONAL
 from ragixd import contract
 
-TRANSPORT = {"call", "close", "subscribe"}
+TRANSPORT = {"call", "close", "subscribe", "follow"}
 
 
 def test_one_client_method_per_op_schema_and_no_other():
