@@ -110,6 +110,21 @@ class Client:
         if len(message) > DEFAULT_MAX_MESSAGE_BYTES and op != "status":
             self._check_size(op, len(message))
         conn = self._conn()
+        with self._lock:
+            conn.busy = True
+        try:
+            return self._exchange(conn, op, req_id, message, timeout)
+        finally:
+            with self._lock:
+                conn.busy = False
+                doomed = conn.doomed
+            if doomed:  # close() ran in another thread during the call: closed now, by its owner
+                if getattr(self._local, "conn", None) is conn:
+                    self._local.conn = None
+                conn.close()
+
+    def _exchange(self, conn: "_Conn", op: str, req_id: int, message: bytes,
+                  timeout: float | None) -> dict[str, Any]:
         sock = conn.sock
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
         try:
@@ -252,11 +267,16 @@ class Client:
             sock.close()
 
     def close(self) -> None:
-        """Close every thread's socket; a later call opens a new one."""
+        """Close every thread's socket; a later call opens a new one. A socket in the middle of
+        another thread's call is closed by that thread when its call ends (a ZeroMQ socket is
+        not to be closed under the thread using it): the call is answered or times out as usual."""
         with self._lock:
             conns = list(self._conns)
             self._conns.clear()
-        for conn in conns:
+            idle = [conn for conn in conns if not conn.busy]
+            for conn in conns:
+                conn.doomed = conn.busy
+        for conn in idle:
             conn.close()
         self._local = threading.local()
 
@@ -272,10 +292,12 @@ class _Conn:
     own local storage holds it: when the thread ends, the socket is closed (no socket or file
     descriptor is left behind by short-lived threads); close() closes it earlier."""
 
-    __slots__ = ("sock", "monitor", "poller", "close", "__weakref__")
+    __slots__ = ("sock", "monitor", "poller", "close", "busy", "doomed", "__weakref__")
 
     def __init__(self, sock: zmq.Socket, monitor: zmq.Socket | None) -> None:
         self.sock, self.monitor = sock, monitor
+        self.busy = False  # its thread is in a call
+        self.doomed = False  # Client.close() ran during that call: its thread closes it after
         # One poller per socket: sock.poll() builds a new one each call (~5 us a request).
         self.poller = zmq.Poller()
         self.poller.register(sock, zmq.POLLIN)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import gc
 import os
 import threading
+import time
 
 import pytest
 
@@ -114,3 +115,35 @@ def test_close_closes_every_threads_socket_and_the_client_can_be_used_again(daem
     c.close()  # twice is harmless
     with Client(daemon.endpoint) as again:
         assert "head_seq" in again.status()
+
+
+def test_close_during_another_threads_call_lets_that_call_end_as_usual(daemon):
+    """A ZeroMQ socket is not closed under the thread using it: the call in flight ends with
+    its own answer or time-out (a RagixError, never a raw ZMQError), then its socket closes."""
+    from ragixd.errors import RagixError
+
+    before = open_fds()
+    c = daemon.client(timeout=30)
+    head = c.status()["head_seq"]
+    outcome: dict[str, BaseException] = {}
+    in_call = threading.Event()
+
+    def waiting_call() -> None:
+        in_call.set()
+        try:  # a seq a little ahead of the head: the daemon holds the read until it times out
+            c.read("MEM-0000000000000000", min_seq=head + 3, timeout=1.5)
+        except BaseException as err:  # noqa: BLE001 - what it raised is the point
+            outcome["err"] = err
+
+    thread = threading.Thread(target=waiting_call)
+    thread.start()
+    in_call.wait()
+    time.sleep(0.3)  # inside its poll by now (and if not, the call still ends as usual)
+    c.close()
+    thread.join(30)
+    assert isinstance(outcome.get("err"), Timeout), repr(outcome.get("err"))
+    assert isinstance(outcome["err"], RagixError)
+    gc.collect()
+    assert open_fds() <= before + 2  # its socket closed once the call ended
+    assert "head_seq" in c.status()
+    c.close()
