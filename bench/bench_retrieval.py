@@ -11,13 +11,21 @@ hash (the default), hybrid with onnx (when the onnx extra is installed); and, in
 with the same metrics, the plain baselines: Okapi BM25 over lower-cased words
 (`bm25-plain`) and reciprocal-rank fusion of it with exact MiniLM search (`rrf-bm25-minilm`).
 
+Leave-one-conversation-out (`--folds GRID`, GRID a JSON object of [recall] keys to lists of
+values): LoCoMo only, every combination of the grid for every configuration; for each
+conversation the combination with the best R@10 on the other three (question-weighted) is
+chosen and its R@10 on the held-out one reported, per configuration and jointly (the best sum
+over the configurations run), with each combination's per-conversation figures.
+
 Usage: python bench/bench_retrieval.py [--only locomo|beir] [--configs fts,hash-hybrid,...]
+       python bench/bench_retrieval.py --folds '{"w_entity": [0, 0.2, 0.4]}' --configs hash-hybrid,onnx-hybrid
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import itertools
 import json
 import sys
 import tempfile
@@ -147,9 +155,15 @@ def _minilm():
 BASELINES = {"bm25-plain": _plain_bm25, "rrf-bm25-minilm": _plain_rrf}
 
 
+def _recalls(rows: list[tuple[float, float]]) -> dict:
+    return {"n": len(rows), "recall@5": round(sum(r[0] for r in rows) / len(rows), 4),
+            "recall@10": round(sum(r[1] for r in rows) / len(rows), 4)}
+
+
 def run_locomo(config: str) -> dict:
     samples = json.loads((DATA / "locomo" / "locomo-dev.json").read_text())
     per_cat: dict[int, list[tuple[float, float]]] = defaultdict(list)
+    per_conv: dict[str, list[tuple[float, float]]] = defaultdict(list)
     latencies = []
     for sample in samples:
         with searcher(config, locomo_items(sample)) as search:
@@ -160,8 +174,9 @@ def run_locomo(config: str) -> dict:
                 got = search(qa["question"], 10)
                 latencies.append(time.perf_counter() - start)
                 evidence = set(qa["evidence"])
-                per_cat[qa["category"]].append(
-                    (len(evidence & set(got[:5])) / len(evidence), len(evidence & set(got[:10])) / len(evidence)))
+                row = (len(evidence & set(got[:5])) / len(evidence), len(evidence & set(got[:10])) / len(evidence))
+                per_cat[qa["category"]].append(row)
+                per_conv[sample["sample_id"]].append(row)
     everything = [r for rows in per_cat.values() for r in rows]
     return {
         "questions": len(everything),
@@ -170,8 +185,64 @@ def run_locomo(config: str) -> dict:
         "per_category": {str(cat): {"n": len(rows), "recall@5": round(sum(r[0] for r in rows) / len(rows), 4),
                                     "recall@10": round(sum(r[1] for r in rows) / len(rows), 4)}
                          for cat, rows in sorted(per_cat.items())},
+        "per_conversation": {sid: _recalls(rows) for sid, rows in per_conv.items()},
         "search_ms_p50": round(sorted(latencies)[len(latencies) // 2] * 1000, 3),
     }
+
+
+def held_out(runs: dict[str, dict[str, dict]]) -> dict:
+    """Leave-one-conversation-out over `runs` ({label: per_conversation}, every label with the
+    same conversations): for each conversation, the label whose R@10 on the others is best
+    (question-weighted; ties to the first label) and its R@10 on that one; then the overall
+    figure, question-weighted over the held-out conversations."""
+    labels = list(runs)
+    convs = list(runs[labels[0]])
+
+    def others(label: str, held: str) -> float:
+        rows = [runs[label][c] for c in convs if c != held]
+        return sum(r["recall@10"] * r["n"] for r in rows) / sum(r["n"] for r in rows)
+
+    folds = {}
+    for held in convs:
+        chosen = max(labels, key=lambda label: (others(label, held), -labels.index(label)))
+        folds[held] = {"chosen": chosen, "recall@10": runs[chosen][held]["recall@10"], "n": runs[chosen][held]["n"]}
+    overall = sum(f["recall@10"] * f["n"] for f in folds.values()) / sum(f["n"] for f in folds.values())
+    return {"folds": folds, "recall@10": round(overall, 4)}
+
+
+def run_folds(grid: dict[str, list], configs: list[str]) -> dict:
+    """Every combination of `grid` (as [recall] overrides) for every configuration, on LoCoMo,
+    with the leave-one-conversation-out choice per configuration and jointly."""
+    keys = list(grid)
+    combos = [dict(zip(keys, values)) for values in itertools.product(*(grid[k] for k in keys))]
+    base = dict(RECALL)
+    per: dict[str, dict[str, dict]] = {}
+    for config in configs:
+        per[config] = {}
+        for combo in combos:
+            label = json.dumps(combo, sort_keys=True)
+            progress(f"folds {config} {label}")
+            RECALL.clear()
+            RECALL.update({**base, **combo})
+            per[config][label] = run_locomo(config)["per_conversation"]
+    RECALL.clear()
+    RECALL.update(base)
+    out: dict = {"grid": grid, "per_combination": per,
+                 "held_out": {config: held_out(runs) for config, runs in per.items()}}
+    if len(configs) > 1:  # one choice for every configuration: the best sum on the other three
+        labels = list(per[configs[0]])
+        convs = list(per[configs[0]][labels[0]])
+        summed = {label: {c: {"n": per[configs[0]][label][c]["n"],
+                              "recall@10": sum(per[cfg][label][c]["recall@10"] for cfg in configs)}
+                          for c in convs} for label in labels}
+        joint = held_out(summed)["folds"]
+        out["held_out_joint"] = {}
+        for config in configs:
+            folds = {c: {"chosen": f["chosen"], "recall@10": per[config][f["chosen"]][c]["recall@10"], "n": f["n"]}
+                     for c, f in joint.items()}
+            overall = sum(f["recall@10"] * f["n"] for f in folds.values()) / sum(f["n"] for f in folds.values())
+            out["held_out_joint"][config] = {"folds": folds, "recall@10": round(overall, 4)}
+    return out
 
 
 def run_beir(config: str) -> dict:
@@ -201,6 +272,8 @@ def main() -> None:
     ap.add_argument("--configs", default=",".join([*BASELINES, *CONFIGS]),
                     help="comma-separated, of " + ", ".join([*BASELINES, *CONFIGS]) + "; default: all (the plain baselines, then every ragix configuration)")
     ap.add_argument("--recall", default="{}", help="JSON overrides of the [recall] settings")
+    ap.add_argument("--folds", metavar="GRID", help="leave-one-conversation-out on LoCoMo over a JSON grid of "
+                    "[recall] settings, e.g. '{\"w_entity\": [0, 0.4]}' (ragix configurations only)")
     args = ap.parse_args()
     RECALL.update(json.loads(args.recall))
     configs = [name for name in args.configs.split(",") if name]
@@ -208,6 +281,14 @@ def main() -> None:
     if unknown:
         ap.error(f"unknown configuration {', '.join(unknown)}; known: {', '.join([*BASELINES, *CONFIGS])}")
     have_onnx = onnx_available()
+    if args.folds:
+        grid = json.loads(args.folds)
+        if not isinstance(grid, dict) or not all(isinstance(v, list) and v for v in grid.values()):
+            ap.error("--folds takes a JSON object of [recall] keys to non-empty lists of values")
+        configs = [name for name in configs if name in CONFIGS and (have_onnx or not name.startswith("onnx"))]
+        emit({"bench": "retrieval-folds", "onnx_available": have_onnx, "recall_overrides": RECALL,
+              **run_folds(grid, configs)})
+        return
     result: dict = {"bench": "retrieval", "onnx_available": have_onnx, "recall_overrides": RECALL,
                     "locomo": {}, "beir": {}}
     for name in configs:

@@ -25,6 +25,7 @@ from ..nowait import no_waiting, waiting_allowed
 from ..store import neighbours, queries
 from ..store.filters import Filters
 from ..store.queries import Candidate
+from . import entities
 from .ranking import Ranking, Scored, order
 from .vector_store import VectorStore
 
@@ -62,6 +63,10 @@ class RecallConfig:
     w_neighbour: float = 0.5
     neighbour_span: int = 2       # how many items of the same source on each side
     neighbour_top: int = 20       # how many of the best hits lend their context
+    # Entities: hits whose item lists an entity the query names ("what did Alice say about …"
+    # and items of entities ["Alice"]) gain this much, after the context is lent (the turns
+    # around a hit do not inherit it). See entities.py.
+    w_entity: float = 0.4
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> RecallConfig:
@@ -140,10 +145,12 @@ class HybridSearch:
             used = "fts"
         c = self.config
         lending = c.w_neighbour > 0
-        ranking = self._ranking(query, lexical, semantic, now or datetime.now(UTC))
+        ranking = self._ranking(conn, query, lexical, semantic, now or datetime.now(UTC))
         ranked = ranking.best(max(k, c.neighbour_top) if lending else k)
         if lending and ranked:
             ranked = self._with_neighbours(conn, ranking, ranked, filters)
+        if c.w_entity > 0 and ranked:
+            ranked = self._with_entities(conn, query, ranking.named, ranked)
         top = ranked[:k]
         items = queries.items_by_rid(conn, [h.rid for h in top])
         return [Hit(items[h.rid], h.score, h.signals()) for h in top if h.rid in items], used
@@ -249,14 +256,29 @@ class HybridSearch:
         out.sort(key=order)
         return out
 
-    def _ranking(self, query: str, lexical: list[tuple[Candidate, float]],
+    def _with_entities(self, conn: apsw.Connection, query: str, named: set[int],
+                       ranked: list[Scored]) -> list[Scored]:
+        """The hits, those whose item lists an entity the query names (`named`: the candidates
+        that do; neighbours lent context are read here) raised by w_entity."""
+        weight = self.config.w_entity
+        lifted = named | entities.named(conn, query, [h.rid for h in ranked if h.cand is None])
+        if not lifted:
+            return ranked
+        for hit in ranked:
+            if hit.rid in lifted:
+                hit.entity = weight
+                hit.score += weight
+        return sorted(ranked, key=order)
+
+    def _ranking(self, conn: apsw.Connection, query: str, lexical: list[tuple[Candidate, float]],
                  semantic: list[tuple[Candidate, float]], now: datetime) -> Ranking:
         c = self.config
         cands = {cand.rid: cand for cand, _ in lexical}
         cands.update({cand.rid: cand for cand, _ in semantic})
         fused = self._fuse(lexical, semantic) if cands else {}
+        named = entities.named(conn, query, list(cands)) if c.w_entity > 0 else set()
         return Ranking(cands, fused, query, now, (c.w_tag, c.w_provenance, c.w_recency, c.w_usage),
-                       c.recency_half_life_days)
+                       c.recency_half_life_days, named, c.w_entity)
 
     def _fuse(self, lexical: list[tuple[Candidate, float]],
               semantic: list[tuple[Candidate, float]]) -> dict[int, float]:

@@ -5,7 +5,9 @@ Only the candidates that could still reach the best few are scored. Each signal 
 [0, 1], so a candidate's score is at most its fused score plus the sum of the signal weights;
 once that falls below the score of the `keep`-th best scored so far, neither it nor any
 candidate fused lower can enter the best `keep`. Those wait, and are scored only if a
-neighbour lends them context (see HybridSearch._with_neighbours).
+neighbour lends them context (see HybridSearch._with_neighbours). A signal added after the
+ranking (the entity signal, HybridSearch._with_entities) widens the bound of the candidates
+that will get it by its weight.
 """
 
 from __future__ import annotations
@@ -36,11 +38,14 @@ class Scored:
     parts: tuple[float, ...]
     cand: Candidate | None = None
     neighbour: float | None = None
+    entity: float | None = None
 
     def signals(self) -> dict[str, float]:
         out = dict(zip(SIGNALS, self.parts))
         if self.neighbour is not None:
             out["neighbour"] = self.neighbour
+        if self.entity is not None:
+            out["entity"] = self.entity
         return out
 
 
@@ -53,13 +58,18 @@ class Ranking:
     """The candidates of one search with their fused scores, scored on demand."""
 
     def __init__(self, cands: dict[int, Candidate], fused: dict[int, float], query: str, now: datetime,
-                 weights: tuple[float, float, float, float], half_life_days: float) -> None:
+                 weights: tuple[float, float, float, float], half_life_days: float,
+                 named: set[int] | None = None, later: float = 0.0) -> None:
         self.cands = cands
         self.fused = fused
         self.weights = weights
         self.signals = Signals(scoring.query_tags(query), now, half_life_days)
         # A recency above 1 (a half-life below 0) breaks the bound: then everything is scored.
         self.reach = sum(max(w, 0.0) for w in weights) if half_life_days > 0 else float("inf")
+        # `named` candidates gain `later` after this ranking (the entity signal): their bound
+        # is that much higher.
+        self.named = named or set()
+        self.later = max(later, 0.0) if self.named else 0.0
         self.waiting: dict[int, Candidate] = {}
 
     def best(self, keep: int) -> list[Scored]:
@@ -69,10 +79,16 @@ class Ranking:
         by_fused = sorted(self.cands.values(), key=lambda cand: -fused.get(cand.rid, 0.0))
         hits: list[Scored] = []
         kept: list[float] = []  # the best `keep` scores so far, smallest first
+        named, later = self.named, self.later
         for at, cand in enumerate(by_fused):
-            if len(kept) >= keep and fused.get(cand.rid, 0.0) + reach < kept[0] - _MARGIN:
-                self.waiting = {c.rid: c for c in by_fused[at:]}
-                break
+            if len(kept) >= keep:
+                bound = fused.get(cand.rid, 0.0) + reach
+                if bound + later < kept[0] - _MARGIN:  # nor any after it, even a named one
+                    self.waiting.update((c.rid, c) for c in by_fused[at:])
+                    break
+                if bound < kept[0] - _MARGIN and cand.rid not in named:
+                    self.waiting[cand.rid] = cand
+                    continue
             hit = self.score(cand)
             hits.append(hit)
             if len(kept) < keep:
