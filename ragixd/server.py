@@ -448,6 +448,8 @@ class Server:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return False
+            if not self.running:  # a stop: no write will come to reach it, and the stop waits on us
+                raise Busy("the daemon is shutting down; try again")
             for filler in self.memory.backfillers:
                 filler.wake()
             if self.store.head_seq < seq:

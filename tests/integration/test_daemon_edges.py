@@ -220,3 +220,28 @@ def test_the_readers_take_each_client_in_turn(tmp_path):
             busy.recv()
             answered += 1
         assert answered <= 2
+
+
+def test_a_stop_answers_a_query_waiting_for_its_min_seq_instead_of_waiting_with_it(tmp_path):
+    """A read waiting for a seq no write will reach once the daemon stops is answered busy at
+    the stop; the stop does not wait out its min_seq time-out (here ten minutes)."""
+    config = tmp_path / "ragixd.toml"
+    config.write_text("min_seq_timeout_s = 600\n")
+    d = Daemon(tmp_path / "home", extra_env={"RAGIX_CONFIG": str(config)}).start()
+    c = d.client(timeout=120)
+    head = c.write(title="Runbook", content="restart the worker")["seq"]
+    outcome: dict[str, BaseException] = {}
+
+    def waiting() -> None:
+        try:
+            c.read("MEM-0000000000000000", min_seq=head + 3)
+        except RagixError as err:
+            outcome["err"] = err
+
+    thread = threading.Thread(target=waiting)
+    thread.start()
+    time.sleep(0.5)  # the read is waiting in a reader by now
+    d.proc.send_signal(signal.SIGTERM)
+    assert d.proc.wait(60) == 0  # a deadline, not a measure: without the answer it waits 600 s
+    thread.join(60)
+    assert type(outcome.get("err")).__name__ == "Busy", repr(outcome.get("err"))
