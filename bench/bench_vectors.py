@@ -447,7 +447,7 @@ def bench_daemon(work: Path, items: int, n_queries: int, reuse: Path | None = No
         progress(f"populating {items} items in process (Memory, synchronous=OFF, groups of 1000)")
         pop = populate(home, items)
         progress(f"  populated in {pop['seconds']}s; starting ragixd")
-    daemon = Daemon(home).start(timeout=600)
+    daemon = Daemon(home, checked=False).start(timeout=600)
     client = daemon.client(timeout=120)
     mem = Memory(home, backfill=False)
     conn = mem.store.reader()
