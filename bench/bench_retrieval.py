@@ -17,8 +17,18 @@ conversation the combination with the best R@10 on the other three (question-wei
 chosen and its R@10 on the held-out one reported, per configuration and jointly (the best sum
 over the configurations run), with each combination's per-conversation figures.
 
+Noisy queries (`--typos SEED`, `--inflect SEED`; either or both, with any other option): each
+query is rewritten before it is searched, as a hurried user would type it, deterministically
+from the seed and the query's id (LoCoMo: conversation and question number; BEIR: query id),
+with no list tied to a dataset. Typos: one or two words of at least 5 letters that are not stop
+words (the embedder's English + French list) get one edit each, a swap of two adjacent
+letters, the deletion of one or the doubling of one, never on the first letter. Inflection:
+one such word of at least 4 letters, lower-case (not a name), not ending in -ing/-ed/-ly (a
+crude "noun-like") has its plural toggled (-s/-es/-ies added or removed), before any typos.
+
 Usage: python bench/bench_retrieval.py [--only locomo|beir] [--configs fts,hash-hybrid,...]
        python bench/bench_retrieval.py --folds '{"w_entity": [0, 0.2, 0.4]}' --configs hash-hybrid,onnx-hybrid
+       python bench/bench_retrieval.py --typos 1 --configs fts,hash-hybrid
 """
 
 from __future__ import annotations
@@ -27,6 +37,8 @@ import argparse
 import hashlib
 import itertools
 import json
+import random
+import re
 import sys
 import tempfile
 import time
@@ -43,6 +55,7 @@ from common import emit, ndcg_at, progress
 
 from ragixd.domain import commands as c
 from ragixd.domain.clock import format_ts
+from ragixd.embed.text import STOP_WORDS
 from ragixd.memory import Memory
 from ragixd.store.filters import Filters
 
@@ -93,6 +106,70 @@ def locomo_items(sample: dict) -> list[dict]:
 
 
 RECALL: dict = {}
+# Query noise (--typos, --inflect): seeds, None for clean queries.
+NOISE: dict[str, int | None] = {"typos": None, "inflect": None}
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _rng(kind: str, seed: int, key: str) -> random.Random:
+    digest = hashlib.sha256(f"{kind}:{seed}:{key}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "little"))
+
+
+def _content_words(query: str, min_len: int) -> list[re.Match]:
+    return [m for m in _WORD.finditer(query) if len(m.group()) >= min_len and m.group().lower() not in STOP_WORDS]
+
+
+def _replace(query: str, match: re.Match, word: str) -> str:
+    return query[:match.start()] + word + query[match.end():]
+
+
+def _typo(word: str, rng: random.Random) -> str:
+    """One edit, never on the first letter: swap two adjacent letters (differing ones), delete
+    one, or double one."""
+    swaps = [i for i in range(1, len(word) - 1) if word[i].lower() != word[i + 1].lower()]
+    kinds = ["delete", "double"] + (["swap"] if swaps else [])
+    kind = rng.choice(kinds)
+    if kind == "swap":
+        i = rng.choice(swaps)
+        return word[:i] + word[i + 1] + word[i] + word[i + 2:]
+    i = rng.randrange(1, len(word))
+    return word[:i] + word[i + 1:] if kind == "delete" else word[:i] + word[i] + word[i:]
+
+
+def _toggle_plural(word: str) -> str:
+    lower = word.lower()
+    if lower.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if lower.endswith(("sses", "shes", "ches", "xes")):
+        return word[:-2]
+    if lower.endswith("s") and not lower.endswith(("ss", "us", "is")):
+        return word[:-1]
+    if lower.endswith("y") and lower[-2] not in "aeiou":
+        return word[:-1] + "ies"
+    if lower.endswith(("s", "sh", "ch", "x", "z")):
+        return word + "es"
+    return word + "s"
+
+
+def noisy(query: str, key: str) -> str:
+    """The query as --typos / --inflect rewrite it (itself when neither is set); `key` names the
+    query (its id), so every run of a seed rewrites it alike."""
+    if NOISE["inflect"] is not None:
+        rng = _rng("inflect", NOISE["inflect"], key)
+        words = [m for m in _content_words(query, 4)
+                 if m.group().islower() and not m.group().endswith(("ing", "ed", "ly"))]
+        if words:
+            m = rng.choice(words)
+            query = _replace(query, m, _toggle_plural(m.group()))
+    if NOISE["typos"] is not None:
+        rng = _rng("typos", NOISE["typos"], key)
+        words = _content_words(query, 5)
+        if words:
+            chosen = rng.sample(words, min(len(words), rng.choice((1, 2))))
+            for m in sorted(chosen, key=lambda m: -m.start()):  # right to left: offsets hold
+                query = _replace(query, m, _typo(m.group(), rng))
+    return query
 
 
 def open_memory(home: Path, embedder: dict) -> Memory:
@@ -167,11 +244,12 @@ def run_locomo(config: str) -> dict:
     latencies = []
     for sample in samples:
         with searcher(config, locomo_items(sample)) as search:
-            for qa in sample["qa"]:
+            for number, qa in enumerate(sample["qa"]):
                 if qa["category"] not in (1, 2, 3, 4) or not qa.get("evidence"):
                     continue
+                query = noisy(qa["question"], f"{sample['sample_id']}:{number}")
                 start = time.perf_counter()
-                got = search(qa["question"], 10)
+                got = search(query, 10)
                 latencies.append(time.perf_counter() - start)
                 evidence = set(qa["evidence"])
                 row = (len(evidence & set(got[:5])) / len(evidence), len(evidence & set(got[:10])) / len(evidence))
@@ -258,7 +336,7 @@ def run_beir(config: str) -> dict:
     ndcg, rec = [], []
     with searcher(config, items) as search:
         for qid, graded in qrels.items():
-            got = search(queries[qid], 100)
+            got = search(noisy(queries[qid], qid), 100)
             rels = {d: r for d, r in graded.items() if r > 0}
             ndcg.append(ndcg_at(got, rels))
             rec.append(len(set(rels) & set(got)) / len(rels) if rels else 0.0)
@@ -274,8 +352,15 @@ def main() -> None:
     ap.add_argument("--recall", default="{}", help="JSON overrides of the [recall] settings")
     ap.add_argument("--folds", metavar="GRID", help="leave-one-conversation-out on LoCoMo over a JSON grid of "
                     "[recall] settings, e.g. '{\"w_entity\": [0, 0.4]}' (ragix configurations only)")
+    ap.add_argument("--typos", metavar="SEED", type=int, help="search every query with one or two typos: "
+                    "words of >= 5 letters, not stop words, one edit each (adjacent swap, deletion or "
+                    "doubling of a letter, never the first), chosen by a RNG keyed on SEED and the query id")
+    ap.add_argument("--inflect", metavar="SEED", type=int, help="search every query with the plural of one "
+                    "noun-like word toggled (>= 4 letters, lower-case, not a stop word, not -ing/-ed/-ly; "
+                    "-s/-es/-ies added or removed), chosen as --typos does; before the typos when both")
     args = ap.parse_args()
     RECALL.update(json.loads(args.recall))
+    NOISE.update(typos=args.typos, inflect=args.inflect)
     configs = [name for name in args.configs.split(",") if name]
     unknown = [name for name in configs if name not in (*BASELINES, *CONFIGS)]
     if unknown:
@@ -286,11 +371,11 @@ def main() -> None:
         if not isinstance(grid, dict) or not all(isinstance(v, list) and v for v in grid.values()):
             ap.error("--folds takes a JSON object of [recall] keys to non-empty lists of values")
         configs = [name for name in configs if name in CONFIGS and (have_onnx or not name.startswith("onnx"))]
-        emit({"bench": "retrieval-folds", "onnx_available": have_onnx, "recall_overrides": RECALL,
+        emit({"bench": "retrieval-folds", "onnx_available": have_onnx, "recall_overrides": RECALL, "query_noise": NOISE,
               **run_folds(grid, configs)})
         return
     result: dict = {"bench": "retrieval", "onnx_available": have_onnx, "recall_overrides": RECALL,
-                    "locomo": {}, "beir": {}}
+                    "query_noise": NOISE, "locomo": {}, "beir": {}}
     for name in configs:
         if (name.startswith("onnx") or name == "rrf-bm25-minilm") and not have_onnx:
             continue
