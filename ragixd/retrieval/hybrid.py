@@ -10,6 +10,7 @@ not candidates.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -79,7 +80,22 @@ class RecallConfig:
                         for k, v in data.items()})
         if config.fusion not in ("rrf", "blend"):
             raise ConfigError("[recall] fusion must be rrf or blend")
+        config.check()
         return config
+
+    def check(self) -> None:
+        """Every weight a finite number >= 0, and the counts and scales that must be positive."""
+        for name in self.__dataclass_fields__:
+            value = getattr(self, name)
+            if name == "fusion" or value is None:
+                continue
+            if not math.isfinite(value) or value < 0:
+                raise ConfigError(f"[recall] {name} must be a finite number >= 0, not {value}")
+        for name in ("rrf_k", "candidates", "recency_half_life_days"):
+            if getattr(self, name) <= 0:
+                raise ConfigError(f"[recall] {name} must be > 0")
+        if self.w_fts == 0 and self.w_vector == 0:
+            raise ConfigError("[recall] w_fts and w_vector cannot both be 0: nothing would rank the hits")
 
 
 @dataclass
@@ -284,7 +300,7 @@ class HybridSearch:
               semantic: list[tuple[Candidate, float]]) -> dict[int, float]:
         c = self.config
         lists = [(lexical, c.w_fts, True), (semantic, self.vector_weight(), False)]
-        lists = [(hits, w, ratio) for hits, w, ratio in lists if hits]
+        lists = [(hits, w, ratio) for hits, w, ratio in lists if hits and w > 0]  # weight 0: left out
         if not lists:
             return {}
         if c.fusion == "blend":  # BM25 scores by their ratio to the best, similarities min-max

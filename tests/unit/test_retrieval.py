@@ -265,3 +265,26 @@ def test_an_index_that_outgrows_its_flat_table_keeps_every_vector_across_restart
     assert sum(m.vectors.counts().values()) == len(DOCS) + 4
     assert "Holiday" not in ids_for(m, "Alice goes skiing in the Alps", mode="vector", k=3)[0]
     m.close()
+
+
+@pytest.mark.parametrize("weights", [{"w_vector": 0.0}, {"w_fts": 0.0}])
+def test_a_list_of_weight_zero_is_left_out_of_the_fusion(tmp_path, weights):
+    """A zero weight asks for that list to count for nothing: searches whose candidates come
+    only from it, or from both, still answer (they divided by zero)."""
+    for fusion in ("blend", "rrf"):
+        m = Memory(tmp_path / f"h-{fusion}", synchronous="OFF", backfill=False,
+                   recall=RecallConfig(fusion=fusion, **weights))
+        for title, content, tags in DOCS:
+            m.execute([c.CreateItem({"title": title, "content": content, "tags": tags})])
+        for query in ("postgres vacuum", "databse upkep", "zzqx"):  # both lists, vectors only, neither
+            hits, _ = m.search.search(m.store.reader(), query, Filters(), 5, "hybrid")
+            assert all(h.score == h.score for h in hits)  # no NaN
+        m.close()
+
+
+@pytest.mark.parametrize("bad", [{"w_tag": -0.1}, {"w_fts": float("nan")}, {"w_vector": float("inf")},
+                                 {"candidates": 0}, {"rrf_k": 0}, {"w_fts": 0, "w_vector": 0}])
+def test_recall_weights_out_of_range_are_a_config_error(bad):
+    from ragixd.errors import ConfigError
+    with pytest.raises(ConfigError):
+        RecallConfig.from_mapping(bad)
