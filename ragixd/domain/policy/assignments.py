@@ -293,6 +293,9 @@ _QUALIFIED_OP = re.compile(
 _SET_TO = re.compile(r"[ \t]+to[ \t]+")
 _SETTING_VERB = re.compile(r"(?i)\b(?:set|sets|changed?|changes|reset|resets|updated?|updates)\b")
 _BARE_GAP = re.compile(r"[ \t]+")
+# Password names that are everyday words too: without an operator (`pass: …`, `pw=…`) they name
+# no password.
+_VERB_NAMES = (["pass"], ["pw"])
 
 
 def _prose_password(text: str, start: int, end: int) -> Assignment | None:
@@ -303,7 +306,10 @@ def _prose_password(text: str, start: int, end: int) -> Assignment | None:
     gap = _BARE_GAP.match(text, end)
     if gap is None or end == start:
         return None
-    if _kind(_segments(text[start:end]), lambda: _previous_word(text, start)) != PASSWORD:
+    segs = _segments(text[start:end])
+    if [s.lower() for s in segs] in _VERB_NAMES:
+        return None  # "the bill will pass 52-48", "fleas pass A-12b": a verb, not a name
+    if _kind(segs, lambda: _previous_word(text, start)) != PASSWORD:
         return None
     qualified = _QUALIFIED_OP.match(text, end)
     if qualified is not None:

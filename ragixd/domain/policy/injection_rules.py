@@ -14,10 +14,16 @@ from .injection_phrases import phrase_rules
 from .normalize import squeeze
 from .rules import INJECTION, Rule
 
+# "act as …" is a persona only as an order: at the start of a sentence, line or clause, or after
+# "please", "you", "now", "then", "and" ("enzymes act as catalysts" is none). "You will be …" only
+# as a role, "you will be a …" ("you will be fined" is none).
+_ORDER_LEAD = r"(?:(?<![\w'])(?:please|you|you to|now|then|and) |(?:^|(?<=[.!?:;,(\n\"*>-]))[ \t]*)"
 _PERSONA = re.compile(
-    r"\b(?:you are now|you're now|from now on,? you|you will (?:now )?(?:act|play|pretend|simulate|roleplay|be)"
-    r"|you are going to (?:act|pretend|play|be|simulate|roleplay|imitate|immerse)|(?:act|behave|respond|answer"
-    r"|speak|talk|reply|continue|proceed|write) (?:as|like) (?:a |an |the )?[a-z]|pretend(?:ing)? (?:to be"
+    r"\b(?:you are now|you're now|from now on,? you|you will (?:now )?(?:act|play|pretend|simulate|roleplay)"
+    r"|you will (?:now )?be (?:acting|playing|pretending|simulating|roleplaying|dan\b|an? [a-z])"
+    r"|you are going to (?:act|pretend|play|be|simulate|roleplay|imitate|immerse))"
+    r"|" + _ORDER_LEAD + r"(?:act|behave|respond|answer"
+    r"|speak|talk|reply|continue|proceed|write) (?:as|like) (?:a |an |the )?[a-z]|\b(?:pretend(?:ing)? (?:to be"
     r"|you are|that you are|you're)|role ?-?play as|simulate (?:a|an|being|the)|immerse yourself"
     r"|(?:take on|assume) the (?:role|persona)|(?:answer|respond|reply) as [a-z]|stay in character"
     r"|break(?:ing)? character|in character|tu es (?:maintenant|desormais)|vous etes (?:maintenant|desormais)"
@@ -50,7 +56,7 @@ _JAILBREAK_SIGNALS = tuple(re.compile(p) for p in (
 # A jailbreak names what it escapes (rules, filters, policy, ethics) or who it talks to.
 _JAILBREAK_GATES = ("restrict", "filter", "censor", "ethic", "moral", "polic", "jailbr", "refuse", "illegal",
                     "limit", "regle", "confines", "broken free", "do anything", "stands for", "in character",
-                    "filtr", "censur", "unfilter")
+                    "filtr", "censur", "unfilter", "regardless of")
 
 
 # Literals every match of the signal with the same index contains (on the flattened text): a
