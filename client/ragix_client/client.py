@@ -109,9 +109,14 @@ class Client:
         message = _encode({"v": PROTOCOL_VERSION, "id": req_id, "op": op, "args": args or {}})
         if len(message) > DEFAULT_MAX_MESSAGE_BYTES and op != "status":
             self._check_size(op, len(message))
-        conn = self._conn()
-        with self._lock:
-            conn.busy = True
+        while True:
+            conn = self._conn()
+            with self._lock:
+                if conn in self._conns:  # not closed by close() in another thread meanwhile
+                    conn.busy = True
+                    break
+            if getattr(self._local, "conn", None) is conn:
+                self._local.conn = None
         try:
             return self._exchange(conn, op, req_id, message, timeout)
         finally:
