@@ -181,7 +181,8 @@ def build_parser() -> argparse.ArgumentParser:
     _op(sub, "stats", common)
     _op(sub, "verify", common)
     _op(sub, "rebuild", common)
-    p = _op(sub, "tail", common)
+    p = _op(sub, "tail", common, summary="Print committed events as they happen, in seq order, each once "
+            "(stored ones first with --from; what the live stream misses is read back from the log).")
     p.add_argument("--from", dest="from_seq", type=at_least(0), default=None,
                    help="first print the stored events after this seq (0: the whole log)")
     p.add_argument("--count", type=positive(int), default=None, help="stop after this many events")
