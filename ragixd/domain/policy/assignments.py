@@ -293,9 +293,16 @@ _QUALIFIED_OP = re.compile(
 _SET_TO = re.compile(r"[ \t]+to[ \t]+")
 _SETTING_VERB = re.compile(r"(?i)\b(?:set|sets|changed?|changes|reset|resets|updated?|updates)\b")
 _BARE_GAP = re.compile(r"[ \t]+")
-# Password names that are everyday words too: without an operator (`pass: …`, `pw=…`) they name
-# no password.
+# Password names that are everyday words too: followed by a bare value (no operator as in `pass: …`,
+# `pw=…`, no `pass for root: …`, `set the pass to …`) they name a password only where a name stands:
+# at the start of a line or after a separator (`- pass …`, `bob / pass …`), after a word that says
+# whose password (`admin pass …`, `wifi pw …`), after `user NAME` (`user sa pass …`, `wifi: HomeNet
+# pass …`) or after `user@host`.
 _VERB_NAMES = (["pass"], ["pw"])
+_VERB_NAME_BEFORE = re.compile(
+    r"(?i)(?:^|[,;:/|(*>=\t-]|\b(?:admin|root|sudo|user|wifi|wi-fi|db|database|e-?mail|mail|my|your|new|old|temp"
+    r"|default|login|account|ssh|ftp|sftp|sql|server|router|vpn|app|master)|\b(?:user|username|login|usr|account"
+    r"|wifi|wi-fi|ssid|network)[ \t]*[:=]?[ \t]*\S+|\S@\S+)[ \t]*$")
 
 
 def _prose_password(text: str, start: int, end: int) -> Assignment | None:
@@ -307,8 +314,6 @@ def _prose_password(text: str, start: int, end: int) -> Assignment | None:
     if gap is None or end == start:
         return None
     segs = _segments(text[start:end])
-    if [s.lower() for s in segs] in _VERB_NAMES:
-        return None  # "the bill will pass 52-48", "fleas pass A-12b": a verb, not a name
     if _kind(segs, lambda: _previous_word(text, start)) != PASSWORD:
         return None
     qualified = _QUALIFIED_OP.match(text, end)
@@ -319,6 +324,9 @@ def _prose_password(text: str, start: int, end: int) -> Assignment | None:
     if set_to is not None and _SETTING_VERB.search(text, max(0, start - 30), start):
         found = _value_after(text, set_to.end(), "is")
         return Assignment(PASSWORD, found[0], found[1], True) if found else None
+    line_before = text[max(text.rfind("\n", 0, start) + 1, start - 60):start]
+    if segs in _VERB_NAMES and not _VERB_NAME_BEFORE.search(line_before):
+        return None  # "the bill will pass 52-48", "fleas pass A-12b": a verb, not a name
     bare = _UNQUOTED.match(text, gap.end())
     if bare is None:
         return None

@@ -14,13 +14,23 @@ from .injection_phrases import phrase_rules
 from .normalize import squeeze
 from .rules import INJECTION, Rule
 
-# "act as …" is a persona only as an order: at the start of a sentence, line or clause, or after
-# "please", "you", "now", "then", "and" ("enzymes act as catalysts" is none). "You will be …" only
-# as a role, "you will be a …" ("you will be fined" is none).
-_ORDER_LEAD = r"(?:(?<![\w'])(?:please|you|you to|now|then|and) |(?:^|(?<=[.!?:;,(\n\"*>-]))[ \t]*)"
+# "act as …" is a persona only as an order: at the start of a sentence, line, clause or bracket
+# (up to two openers may come first: "just", "ok", "so", "hey", the model's name as in "ChatGPT act
+# as …"), or after "please", "kindly", "you"/"u", "you must/should/shall/'ll …", "your task is to",
+# "now", "then", "and"; "try/continue/start/begin to" may come between ("enzymes act as catalysts",
+# "tools like ChatGPT act as tutors" are none). "You will / you'll be …" only as a role: "… be a …",
+# "you will be my …", "… be answering as …", a known persona ("you will be fined" is none).
+_ORDER_LEAD = (
+    r"(?:(?:(?<![\w'])(?:please|kindly|you|u|you to|u to|you'll|you must|you should|you shall|you need to"
+    r"|you have to|you are to|your (?:task|job|role|goal|mission) is to|now|then|and) "
+    r"|(?:^|(?<=[.!?:;,(\n\"*>\-\[{<'`=]))[ \t]*(?:(?:just|simply|also|always|so|ok|okay|alright|but|instead"
+    r"|(?:hey|hi|hello)(?: there)?|yo|chatgpt|gpt) ){0,2})(?:(?:try|continue|start|begin) to )?)"
+)
 _PERSONA = re.compile(
     r"\b(?:you are now|you're now|from now on,? you|you will (?:now )?(?:act|play|pretend|simulate|roleplay)"
-    r"|you will (?:now )?be (?:acting|playing|pretending|simulating|roleplaying|dan\b|an? [a-z])"
+    r"|you(?: will|'ll) (?:now )?be (?:acting|playing|pretending|simulating|roleplaying|answering|responding"
+    r"|replying|speaking|talking|writing|(?:dan|stan|dude|aim|developer mode)\b|an? [a-z])"
+    r"|you will (?:now )?be my [a-z]"
     r"|you are going to (?:act|pretend|play|be|simulate|roleplay|imitate|immerse))"
     r"|" + _ORDER_LEAD + r"(?:act|behave|respond|answer"
     r"|speak|talk|reply|continue|proceed|write) (?:as|like) (?:a |an |the )?[a-z]|\b(?:pretend(?:ing)? (?:to be"
