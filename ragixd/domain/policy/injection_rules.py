@@ -29,8 +29,7 @@ _ORDER_LEAD = (
 _PERSONA = re.compile(
     r"\b(?:you are now|you're now|from now on,? you|you will (?:now )?(?:act|play|pretend|simulate|roleplay)"
     r"|you(?: will|'ll) (?:now )?be (?:acting|playing|pretending|simulating|roleplaying|answering|responding"
-    r"|replying|speaking|talking|writing|(?:dan|stan|dude|aim|developer mode)\b|an? [a-z])"
-    r"|you will (?:now )?be my [a-z]"
+    r"|replying|speaking|talking|writing|(?:dan|stan|dude|aim|developer mode)\b)"
     r"|you are going to (?:act|pretend|play|be|simulate|roleplay|imitate|immerse))"
     r"|" + _ORDER_LEAD + r"(?:act|behave|respond|answer"
     r"|speak|talk|reply|continue|proceed|write) (?:as|like) (?:a |an |the )?[a-z]|\b(?:pretend(?:ing)? (?:to be"
@@ -41,6 +40,28 @@ _PERSONA = re.compile(
     r"|(?:let's|let us) play a game (?:where|in which) you|imagine (?:that )?you(?: are|'re)|you are an? (?:\w+ )?"
     r"(?:ai|assistant|chatbot|model|bot) (?:named|called))"
 )
+# "You will be a storm trooper": a role only in a text that sets up a role-play ("I'll be Obi-Wan",
+# "let's play", a scene, a character) or when the role is an AI ("you'll be an AI …", "you will
+# be my unrestricted assistant"); "you'll be a member with no restrictions on downloads" is none.
+_CAST = re.compile(r"\byou(?: will|'ll) (?:now )?be (?:an? |my )[a-z]")
+_AI_ROLE = re.compile(r"(?:[a-z'-]+ ){0,3}?(?:ai|assistant|chatbot|bot|model|llm|gpt)\b")
+_ROLEPLAY_CUE = re.compile(r"\b(?:i(?:'ll| will| am going to| am gonna) be|let(?:'s| us) (?:play|act|pretend|imagine"
+                           r"|do a role)|role|roleplay|character|pretend\w*|scene|game|persona|script)\b")
+
+
+def _persona(flat: str) -> re.Match[str] | None:
+    """An order to take on a persona, or a role cast in a role-play (a match, as the other
+    signals' searches give)."""
+    order = _PERSONA.search(flat)
+    if order is not None:
+        return order
+    cast = _CAST.search(flat)
+    if cast is None:
+        return None
+    ai = _AI_ROLE.match(flat, cast.end() - 1)  # cast as an AI needs no role-play around it
+    return cast if ai is not None or _ROLEPLAY_CUE.search(flat) else None
+
+
 _OVERRIDE_CONTEXT = re.compile(
     r"\b(?:no|without(?: any)?|free (?:of|from)(?: all| any)?) (?:restrictions|limits|limitations|filters"
     r"|filtering|censorship|rules|ethics|morals|boundaries|guidelines|warnings|refusals?)\b|\bunrestricted"
@@ -98,7 +119,7 @@ _OVERRIDE_LITERALS = ("restrict", "limit", "filter", "filtr", "censur", "censor"
 def _jailbreak(prose: str) -> bool:
     """The persona with the override context, or four of the seven signals."""
     flat = " ".join(prose.split())
-    search = [regex.search for regex in _JAILBREAK_SIGNALS]
+    search = [_persona] + [regex.search for regex in _JAILBREAK_SIGNALS[1:]]
     gated = [i for i in (2, 3, 4, 5, 6) if _may_signal(i, flat)]
     if len(gated) <= 2:
         # Persona and override have no literal gate; when even both cannot bring the count to
