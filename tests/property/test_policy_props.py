@@ -273,7 +273,7 @@ def test_quiet_texts_fire_no_rule_even_when_every_rule_runs(text):
 
 def _jailbreak_reference(prose: str) -> bool:
     flat = " ".join(prose.split())
-    signals = [regex.search(flat) is not None for regex in injection_rules._JAILBREAK_SIGNALS]
+    signals = [search(flat) is not None for search in injection_rules._SIGNAL_SEARCHES]
     return (signals[0] and signals[1]) or sum(signals) >= 4
 
 

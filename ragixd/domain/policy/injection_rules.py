@@ -73,9 +73,9 @@ _OVERRIDE_CONTEXT = re.compile(
     r"|\billegal|\bviolat\w* (?:all )?(?:ethical|moral)|\bany request|\bsans (?:aucune )?(?:restriction"
     r"|limite|filtre|censure|regle)s?"
 )
-_JAILBREAK_SIGNALS = tuple(re.compile(p) for p in (
-    _PERSONA.pattern,
-    _OVERRIDE_CONTEXT.pattern,
+# The seven signals, each a search of the flattened text (a match or None); the persona's is
+# _persona (an order, or a cast in a role-play), the override's the regex above.
+_SIGNAL_SEARCHES = (_persona, _OVERRIDE_CONTEXT.search, *(re.compile(p).search for p in (
     r"\b(?:two|2) (?:different |separate )?(?:(?:types|kinds) of )?(?:responses|ways|answers|replies)"
     r"|\[\W{0,3}(?:jailbreak|classic|dan|gpt|chatgpt|normal|developer mode output)\W{0,3}\]",
     r"\bwhich stands for\b|\bdan\b|\bstan\b",
@@ -83,7 +83,7 @@ _JAILBREAK_SIGNALS = tuple(re.compile(p) for p in (
     r"|punished|cease to exist)|i will remind you|stay in character!)",
     r"\b(?:openai|chatgpt|gpt|language model|ai model)\b",
     r"\b(?:harmful|explicit|offensive|profanity|hate speech|slurs?|no matter how)\b",
-))
+)))
 # A jailbreak names what it escapes (rules, filters, policy, ethics) or who it talks to.
 _JAILBREAK_GATES = ("restrict", "filter", "censor", "ethic", "moral", "polic", "jailbr", "refuse", "illegal",
                     "limit", "regle", "confines", "broken free", "do anything", "stands for", "in character",
@@ -119,7 +119,7 @@ _OVERRIDE_LITERALS = ("restrict", "limit", "filter", "filtr", "censur", "censor"
 def _jailbreak(prose: str) -> bool:
     """The persona with the override context, or four of the seven signals."""
     flat = " ".join(prose.split())
-    search = [_persona] + [regex.search for regex in _JAILBREAK_SIGNALS[1:]]
+    search = _SIGNAL_SEARCHES
     gated = [i for i in (2, 3, 4, 5, 6) if _may_signal(i, flat)]
     if len(gated) <= 2:
         # Persona and override have no literal gate; when even both cannot bring the count to
