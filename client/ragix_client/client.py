@@ -212,7 +212,7 @@ class Client:
 
     def subscribe(self, types: tuple[str, ...] = ("",), timeout: float | None = None) -> Iterator[dict[str, Any]]:
         """Committed events as the daemon publishes them (blocks; stops after `timeout` idle)."""
-        sock = self._subscriber(types)
+        sock, _head = self._subscriber(types)
         try:
             while True:
                 if not sock.poll(None if timeout is None else int(timeout * 1000)):
@@ -222,10 +222,12 @@ class Client:
         finally:
             sock.close()
 
-    def _subscriber(self, types: tuple[str, ...]) -> zmq.Socket:
-        """A SUB socket connected to the daemon's event stream, subscribed to `types`."""
+    def _subscriber(self, types: tuple[str, ...]) -> tuple[zmq.Socket, int]:
+        """A SUB socket connected to the daemon's event stream, subscribed to `types`, and the
+        head seq the daemon reported before it connected."""
         try:
-            pub = self.call("status").get("pub_endpoint")
+            status = self.call("status")
+            pub = status.get("pub_endpoint")
         except Forbidden:  # said for what was asked, not for the status call behind it
             raise Forbidden("the event stream (tail) is for the owner of the daemon only", op="tail") from None
         if not pub:
@@ -235,7 +237,7 @@ class Client:
         for prefix in types:
             sock.setsockopt(zmq.SUBSCRIBE, prefix.encode())
         sock.connect(pub)
-        return sock
+        return sock, int(status.get("head_seq") or 0)
 
     def follow(self, after: int | None = None, idle: float | None = None,
                check_every: float = 1.0) -> Iterator[dict[str, Any]]:
@@ -245,9 +247,9 @@ class Client:
         log (follow.py). Stops after `idle` seconds without an event (None: never)."""
         from .follow import in_order
 
-        sock = self._subscriber(("",))  # subscribed before the log is read: nothing falls between
+        sock, head = self._subscriber(("",))  # subscribed before the log is read: nothing falls between
         try:
-            start = self.call("status")["head_seq"] if after is None else after
+            start = head if after is None else after
             given = [time.monotonic()]
 
             def live() -> Iterator[dict[str, Any] | None]:

@@ -99,9 +99,14 @@ def sha256_hex(data: bytes) -> str:
     return HASH_PREFIX + hashlib.sha256(data).hexdigest()
 
 
+def _titled(title: str, content: str) -> bytes:
+    """What an item's hashes read: title, a NUL, then content."""
+    return title.encode("utf-8") + b"\x00" + content.encode("utf-8")
+
+
 def content_hash(title: str, content: str) -> str:
     """The dedup and integrity hash of an item: title, a NUL, then content."""
-    return sha256_hex(title.encode("utf-8") + b"\x00" + content.encode("utf-8"))
+    return sha256_hex(_titled(title, content))
 
 
 REFUSAL_DIGEST_PREFIX = "hmac-sha256:"
@@ -111,8 +116,7 @@ def refusal_digest(key: bytes, title: str, content: str) -> str:
     """The fingerprint of a refused text, keyed by its store's audit key: the same text
     refused twice in one store has one fingerprint, but no guess can be checked against it
     without the key (a plain hash of "password: hunter2" could be)."""
-    data = title.encode("utf-8") + b"\x00" + content.encode("utf-8")
-    return REFUSAL_DIGEST_PREFIX + hmac.new(key, data, hashlib.sha256).hexdigest()
+    return REFUSAL_DIGEST_PREFIX + hmac.new(key, _titled(title, content), hashlib.sha256).hexdigest()
 
 
 def event_hash(header: list[Any], payload: bytes) -> str:
