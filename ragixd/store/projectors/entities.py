@@ -1,7 +1,11 @@
 """The entities projection: seed 001's people index generalised to every named entity.
 
 An entity is counted once per store each time an item brings it: created with it, mentioned
-again (a dedup hit), or updated to include it.
+again (a dedup hit), or updated to include it. The counts are added once per group, at its
+flush (a group of a thousand items naming the same person is one row update, not a thousand),
+collected per seq as log_totals collects sizes: a command that fails in an isolated group
+leaves seqs that the next command reuses (its bumps replace them) or that lie past the
+group's head (they are not counted).
 """
 
 from __future__ import annotations
@@ -33,8 +37,8 @@ CREATE INDEX idx_entity_items_item ON entity_items(item_id);
 """
 BUMP_SQL = """
 INSERT INTO entities(key, store, name, mention_count, first_seen, last_mentioned)
-VALUES (?, ?, ?, 1, ?, ?)
-ON CONFLICT(key, store) DO UPDATE SET mention_count = mention_count + 1,
+VALUES (?, ?, ?, ?, ?, ?)
+ON CONFLICT(key, store) DO UPDATE SET mention_count = mention_count + excluded.mention_count,
     last_mentioned = excluded.last_mentioned
 """
 LINK_SQL = "INSERT OR IGNORE INTO entity_items VALUES (?, ?, ?)"
@@ -49,7 +53,12 @@ class EntitiesProjector:
     name = "entities"
     tables = ("entities", "entity_items")
 
+    def __init__(self) -> None:
+        # seq -> the (key, store, name, ts) bumps its event brings, counted at the flush.
+        self._bumps: dict[int, list[tuple[str, str, str, str]]] = {}
+
     def apply(self, conn: apsw.Connection, event: Event, changes: list[ItemChange]) -> None:
+        bumps = []
         for change in changes:
             after = change.after
             before_names = set(change.before.entities) if change.before else set()
@@ -59,7 +68,30 @@ class EntitiesProjector:
                 bumped = [n for n in after.entities if n not in before_names]
             for name in bumped:
                 key = entity_key(name)
-                conn.execute(BUMP_SQL, (key, after.store, name, event.ts, event.ts))
+                bumps.append((key, after.store, name, event.ts))
                 conn.execute(LINK_SQL, (key, after.store, after.id))
             for name in before_names - set(after.entities):
                 conn.execute(UNLINK_SQL, (entity_key(name), after.store, after.id))
+        self._bumps[event.seq] = bumps
+
+    def flush(self, conn: apsw.Connection, upto: int, index_text: bool = True) -> None:
+        collected, self._bumps = self._bumps, {}
+        # (key, store) -> [name, first ts, last ts, count], in the order the log brings them.
+        totals: dict[tuple[str, str], list] = {}
+        for seq in sorted(collected):
+            if seq > upto:
+                continue
+            for key, store, name, ts in collected[seq]:
+                total = totals.get((key, store))
+                if total is None:
+                    totals[(key, store)] = [name, ts, ts, 1]
+                else:
+                    total[2] = ts
+                    total[3] += 1
+        if totals:
+            conn.executemany(BUMP_SQL, [(key, store, name, count, first, last)
+                                        for (key, store), (name, first, last, count) in totals.items()])
+
+    def discard(self) -> None:
+        """Forget what a rolled-back group collected."""
+        self._bumps = {}
