@@ -310,7 +310,7 @@ BODIES: dict[str, Callable[[Client, argparse.Namespace], tuple[Any, str]]] = {
     "verify": cmd_verify, "rebuild": cmd_rebuild, "palace": cmd_palace, "recall": cmd_recall,
     "embedders": cmd_embedders, "pipe": cmd_pipe, "retire": cmd_retire, "pull": cmd_pull,
     "propose": _govern("propose"), "parse": _govern("parse"), "export": _govern("export"),
-    "import": _govern("import_"), "policy": _govern("policy_check"),
+    "import": _govern("import_"), "policy": _govern("policy"),
 }
 
 
@@ -365,11 +365,18 @@ def _main(argv: list[str] | None) -> int:
     _out(ns, result, text)
     if ns.command == "verify" and not result.get("ok"):
         return EXIT_FAILED
-    if ns.command == "policy" and result.get("decision") != "accept":
+    if ns.command == "policy" and _policy_failed(ns, result):
         return EXIT_FAILED
     if ns.command == "pipe" and result.get("skipped"):  # printed, but not everything was ingested
         return EXIT_FAILED
     return EXIT_OK
+
+
+def _policy_failed(ns: argparse.Namespace, result: dict[str, Any]) -> bool:
+    """A check whose text is not accepted; an audit that leaves refused items live."""
+    if ns.policy_cmd == "audit":
+        return len(result["archived"]) < len(result["flagged"])
+    return result.get("decision") != "accept"
 
 
 def _curve_keys(ns: argparse.Namespace) -> dict[str, bytes]:

@@ -1,4 +1,4 @@
-"""ragixctl propose, parse, export, import and policy check."""
+"""ragixctl propose, parse, export, import, policy check and policy audit."""
 
 from __future__ import annotations
 
@@ -125,3 +125,44 @@ def policy_check(c: Client, ns) -> tuple[Any, str]:
     r = c.policy_check(text=text)
     lines = [f"verdict: {r['decision']}"] + [f"  {rule}: {reason}" for rule, reason in zip(r["rules"], r["reasons"])]
     return r, "\n".join(lines)
+
+
+def policy_audit(c: Client, ns) -> tuple[Any, str]:
+    """Every page of the daemon's audit, progress on stderr; with --archive each item found is
+    archived, its rules as the reason."""
+    scope = {"store": ns.store} if ns.store else {}
+    checked, after, flagged = 0, 0, []
+    while True:
+        page = c.policy_audit(after=after, limit=BATCH, **scope)
+        checked += page["checked"]
+        flagged.extend(page["flagged"])
+        if sys.stderr.isatty():
+            print(f"\rragixctl: checked {checked} items, {len(flagged)} refused now", end="", file=sys.stderr, flush=True)
+        if page["next"] is None:
+            break
+        after = page["next"]
+    if sys.stderr.isatty():
+        print(file=sys.stderr)
+    archived = []
+    if ns.archive:
+        for found in flagged:
+            c.archive(found["id"], reason="policy audit: " + ", ".join(found["rules"]))
+            archived.append(found["id"])
+    result = {"checked": checked, "flagged": flagged, "archived": archived}
+    return result, _audit_text(result)
+
+
+def _audit_text(result: dict[str, Any]) -> str:
+    flagged = result["flagged"]
+    lines = [f"checked {result['checked']} items: {len(flagged)} hold text the write policy now refuses"]
+    for found in flagged:
+        mark = " (archived)" if found["id"] in result["archived"] else ""
+        lines.append(f"  {found['id']}  {found['store']}/{found['tier']}  {', '.join(found['rules'])}{mark}")
+    if flagged and not result["archived"]:
+        lines.append("recall already withholds them; correct one with `ragixctl update ID`, "
+                     "or archive them all with `ragixctl policy audit --archive`")
+    return "\n".join(lines)
+
+
+def policy(c: Client, ns) -> tuple[Any, str]:
+    return policy_audit(c, ns) if ns.policy_cmd == "audit" else policy_check(c, ns)

@@ -200,12 +200,21 @@ def build_parser() -> argparse.ArgumentParser:
     p = _op(sub, "import", common)
     p.add_argument("file", nargs="?", default="-", help="JSONL written by export (default: stdin)")
     policy = sub.add_parser("policy", help="The write policy.", description="The write policy.",
-                            epilog='example:\n  ragixctl policy check "password: hunter2"',
+                            epilog='examples:\n  ragixctl policy check "password: hunter2"\n'
+                                   '  ragixctl policy audit --archive',
                             formatter_class=RAW, parents=[common])
     psub = policy.add_subparsers(dest="policy_cmd", metavar="ACTION", required=True)
     p = _op(psub, "policy.check", common, "check")
     p.add_argument("text", nargs="?", help="the text to check (or --file)")
     p.add_argument("--file", help="read the text from a file ('-' for stdin)")
+    p = _op(psub, "policy.audit", common, "audit")
+    p.epilog = ("Walks every live item you can see (progress on stderr) and lists, by id and rule,\n"
+                "those holding a secret or an injection the policy now refuses: stored before a rule\n"
+                "existed. Their text is never printed. Exit code 1 while any is left live.\n\n"
+                "examples:\n  ragixctl policy audit\n  ragixctl policy audit --store shared --archive")
+    p.add_argument("--store", help="only this store (default: every store you can see)")
+    p.add_argument("--archive", action="store_true",
+                   help="archive each item found (reason: the rules; kept in its history, never deleted)")
 
     palace = sub.add_parser("palace", help="Browse and assign memory palace locations.",
                             description="The memory palace: domain/room/shelf/card.",

@@ -53,6 +53,8 @@ CATALOG: tuple[OpSpec, ...] = (
            "ragixctl import memory.jsonl"),
     OpSpec("policy.check", QUERY, "Dry-run the write policy on a text or an item: verdict and rules.",
            'ragixctl policy check "password: hunter2"'),
+    OpSpec("policy.audit", QUERY, "Stored items the current policy would refuse (kept from before a "
+           "rule existed; recall withholds them): ids and rules.", "ragixctl policy audit"),
     OpSpec("export", QUERY, "Export items as JSONL at a secrecy tier (S3 full, S2, S0 most redacted).",
            "ragixctl export --tier S2 -o memory.jsonl"),
     OpSpec("read", QUERY, "Read items by id.", "ragixctl read MEM-0123456789abcdef"),

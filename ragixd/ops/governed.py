@@ -1,6 +1,7 @@
 """Governed writes from agents: propose (items given directly), proposals.parse (proposals
-found in an LLM answer) and policy.check (a dry run). Every item goes through the policy as
-an untrusted proposal; refusals are audited by the store without their content."""
+found in an LLM answer), policy.check (a dry run) and policy.audit (stored items the current
+policy refuses). Every item goes through the policy as an untrusted proposal; refusals are
+audited by the store without their content."""
 
 from __future__ import annotations
 
@@ -11,6 +12,9 @@ from ..domain.policy import Policy
 from ..domain.proposals import Proposal, parse_answer, validate_proposal
 from ..domain.trust import Caller
 from ..errors import InvalidInput, RagixError
+from ..retrieval.guard import RecallGuard
+from ..store import queries
+from ..store.filters import Filters
 from .handlers import Plan, QueryContext
 
 
@@ -86,3 +90,22 @@ def query_policy_check(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
     else:
         raise InvalidInput("text", "give text or item")
     return verdict.to_dict()
+
+
+def query_policy_audit(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
+    """One page of the live items the caller can see, checked against the current policy's
+    secret and injection rules: those it would refuse now (stored before a rule existed), by
+    id and rules, never their text. Recall already withholds them; this finds them for their
+    owner to correct or archive."""
+    guard = q.extra.get("recall_guard") or RecallGuard(c.default_policy())
+    chosen = (str(args["store"]).strip().lower(),) if "store" in args else ()
+    limit = args.get("limit", 1000)
+    page = queries.items_after(q.conn, args.get("after", 0), limit,
+                               Filters(stores=chosen, visible_stores=q.caller.stores))
+    flagged = []
+    for _, item in page:
+        rules = guard.refusing_rules(item)
+        if rules:
+            flagged.append({"id": item.id, "store": item.store, "tier": item.tier,
+                            "updated_at": item.updated_at, "rules": list(rules)})
+    return {"checked": len(page), "flagged": flagged, "next": page[-1][0] if len(page) == limit else None}

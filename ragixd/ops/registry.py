@@ -16,5 +16,6 @@ PLANS = {
 QUERIES = {
     **handlers.QUERIES,
     "policy.check": governed.query_policy_check,
+    "policy.audit": governed.query_policy_audit,
     "export": transfer.query_export,
 }

@@ -13,7 +13,7 @@ from ..domain.redact import redact_item
 from ..domain.trust import Caller
 from ..errors import Forbidden, RagixError
 from ..store.filters import Filters
-from ..store.projectors.items import SELECT_COLUMNS, row_to_item
+from ..store import queries
 from .handlers import Plan, QueryContext
 
 FORMAT = "ragix-export/1"
@@ -26,17 +26,9 @@ def query_export(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
     tier = args.get("tier", "S3")
     limit = args.get("limit", 500)
     f = Filters(include_archived=args.get("include_archived", False), visible_stores=q.caller.stores)
-    where, params = f.where()
-    rows = q.conn.execute(
-        f"SELECT {', '.join('i.' + col for col in SELECT_COLUMNS.split(', '))} FROM memory_items i "
-        f"WHERE i.rid > ? AND {where} ORDER BY i.rid LIMIT ?", [args.get("after", 0), *params, limit]).fetchall()
-    lines = []
-    last = None
-    for row in rows:
-        rid, item = row_to_item(row)
-        lines.append({"format": FORMAT, "secrecy": tier, "item": redact_item(item.to_dict(), tier)})
-        last = rid
-    return {"lines": lines, "next": last if len(rows) == limit else None, "tier": tier}
+    page = queries.items_after(q.conn, args.get("after", 0), limit, f)
+    lines = [{"format": FORMAT, "secrecy": tier, "item": redact_item(item.to_dict(), tier)} for _, item in page]
+    return {"lines": lines, "next": page[-1][0] if len(page) == limit else None, "tier": tier}
 
 
 def _fields(item: dict[str, Any]) -> dict[str, Any]:

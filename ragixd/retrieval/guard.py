@@ -32,18 +32,24 @@ class RecallGuard:
 
     def __init__(self, policy: Policy) -> None:
         self.policy = policy
-        self._verdicts: dict[tuple[str, str], bool] = {}
+        self._verdicts: dict[tuple[str, str], tuple[str, ...]] = {}
         self._lock = threading.Lock()
 
     def admits(self, item: Any) -> bool:
+        return not self.refusing_rules(item)
+
+    def refusing_rules(self, item: Any) -> tuple[str, ...]:
+        """The secret and injection rules the current policy refuses this item by (none: it
+        may be rendered)."""
         key = (item.id, item.updated_at)
         known = self._verdicts.get(key)
         if known is not None:
             return known
         verdict = self.policy.evaluate(_fields(item), trusted=True)
-        admitted = not any(h.kind in _CONTENT_KINDS and h.severity == HARD for h in verdict.hits)
+        rules = tuple(sorted({h.rule_id for h in verdict.hits
+                              if h.kind in _CONTENT_KINDS and h.severity == HARD}))
         with self._lock:
             if len(self._verdicts) >= _CACHE_LIMIT:
                 self._verdicts.clear()
-            self._verdicts[key] = admitted
-        return admitted
+            self._verdicts[key] = rules
+        return rules

@@ -63,6 +63,16 @@ def items_by_rid(conn: apsw.Connection, rids: list[int]) -> dict[int, MemoryItem
     return out
 
 
+def items_after(conn: apsw.Connection, after: int, limit: int, filters: Filters) -> list[tuple[int, MemoryItem]]:
+    """Up to `limit` (rid, item) the filters allow, in rid order after rid `after`: one page of
+    a walk over the whole store (export, the policy audit)."""
+    where, params = filters.where()
+    columns = ", ".join("i." + col for col in SELECT_COLUMNS.split(", "))
+    rows = conn.execute(f"SELECT {columns} FROM memory_items i WHERE i.rid > ? AND {where} "
+                        "ORDER BY i.rid LIMIT ?", [after, *params, limit]).fetchall()
+    return [row_to_item(row) for row in rows]
+
+
 def _chunks(values: list, size: int = 500) -> list[list]:
     return [values[i:i + size] for i in range(0, len(values), size)]
 

@@ -25,11 +25,16 @@ def home_with_an_old_memory(tmp_path):
     return tmp_path, coded, plain
 
 
-def test_recall_withholds_what_the_policy_now_refuses(home_with_an_old_memory, capsys):
-    tmp_path, coded, plain = home_with_an_old_memory
+def _with_the_rule(tmp_path):
+    """The daemon on the same home, restarted with the rule that refuses the old memory."""
     config = tmp_path / "ragixd.toml"
     config.write_text(CONFIG)
-    d = Daemon(tmp_path / "home", extra_env={"RAGIX_CONFIG": str(config)}).start()
+    return Daemon(tmp_path / "home", extra_env={"RAGIX_CONFIG": str(config)}).start()
+
+
+def test_recall_withholds_what_the_policy_now_refuses(home_with_an_old_memory, capsys):
+    tmp_path, coded, plain = home_with_an_old_memory
+    d = _with_the_rule(tmp_path)
     try:
         c = d.client()
         with pytest.raises(PolicyRejected):  # the rule is live for writes too
@@ -44,6 +49,44 @@ def test_recall_withholds_what_the_policy_now_refuses(home_with_an_old_memory, c
         shown = capsys.readouterr()
         assert code == 0 and "ZEBRA" not in shown.out and "Launch checklist" in shown.out
         assert "withheld 1" in shown.err and coded in shown.err
+        c.close()
+    finally:
+        d.stop()
+
+
+def test_policy_audit_finds_them_and_archives_them_on_request(home_with_an_old_memory, capsys):
+    """`policy.audit` pages through the live items, naming (never quoting) those the policy now
+    refuses; `ragixctl policy audit` lists them and exits 1 while any is live, and with
+    --archive archives each, the rules as the reason."""
+    import json
+
+    tmp_path, coded, plain = home_with_an_old_memory
+    d = _with_the_rule(tmp_path)
+    try:
+        c = d.client()
+        for i in range(5):
+            c.write(title=f"note {i}", content=f"plain note number {i}")
+        first = c.policy_audit(limit=2)
+        assert first["checked"] == 2 and first["next"] is not None
+        assert [f["id"] for f in first["flagged"]] == [coded]
+        assert first["flagged"][0]["rules"] == ["config.project_code"]
+        assert "ZEBRA" not in json.dumps(first)
+        rest = c.policy_audit(after=first["next"], limit=100)
+        assert rest["checked"] == 5 and rest["flagged"] == [] and rest["next"] is None
+        assert c.policy_audit(store="shared")["checked"] == 0
+
+        args = ["--endpoint", d.endpoint, "policy", "audit"]
+        assert ctl.main(args) == 1
+        shown = capsys.readouterr().out
+        assert coded in shown and "config.project_code" in shown and "ZEBRA" not in shown
+        assert ctl.main(["--json", *args, "--archive"]) == 0
+        report = json.loads(capsys.readouterr().out)
+        assert report["checked"] == 7 and report["archived"] == [coded]
+        assert c.policy_audit()["flagged"] == []
+        assert ctl.main(args) == 0
+        history = c.history(coded)["revisions"]
+        assert history[-1]["reason"] == "policy audit: config.project_code"
+        assert c.read(plain)["items"][0]["archived"] is False
         c.close()
     finally:
         d.stop()

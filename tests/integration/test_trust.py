@@ -52,6 +52,8 @@ def test_reads_see_only_their_stores(gated, level):
     assert {i["store"] for i in c.read(*ids.values())["items"]} == seen
     assert {e["store"] for e in c.entities()["entities"]} == seen
     assert {line["item"]["store"] for line in c.export()["lines"]} == seen
+    assert c.policy_audit()["checked"] == len(seen)
+    assert c.policy_audit(store="private")["checked"] == 0  # another's store: nothing, no error
     for store, item_id in ids.items():
         if store in seen:
             assert c.history(item_id)["revisions"]
