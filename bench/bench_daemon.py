@@ -194,6 +194,58 @@ def bench_concurrent_writes(endpoint: str, clients: int, seconds: float) -> dict
             "writes_per_s": round(writes / elapsed), "latency": percentiles(latencies)}
 
 
+def _bulk_loop(endpoint: str, in_flight: int, ready, stop, out) -> None:
+    """A bulk writer: `propose` batches of 100 items, `in_flight` of them pipelined at all times
+    (an agent importing a folder), until `stop` is set; puts the items acknowledged."""
+    import msgpack
+    import zmq
+    gen = TextGen(77)
+    sock = zmq.Context.instance().socket(zmq.DEALER)
+    sock.connect(endpoint)
+    sent = acked = 0
+    ready.put("bulk")
+    while not stop.is_set():
+        while sent - acked < in_flight:
+            items = [{"title": title, "content": content, "why_store": "bulk import", "source": "bench"}
+                     for title, content in (gen.item() for _ in range(100))]
+            sock.send_multipart([b"", msgpack.packb({"v": 1, "id": sent, "op": "propose", "args": {"items": items}})])
+            sent += 1
+        if sock.poll(100):
+            sock.recv_multipart()
+            acked += 1
+    sock.close(linger=0)
+    out.put(acked * 100)
+
+
+def bench_fairness(client, endpoint: str, n: int, in_flight: int = 20) -> dict[str, Any]:
+    """A client's single writes alone, then while another client keeps `in_flight` propose
+    batches of 100 items queued (2,000 items ahead of it in a first-come queue)."""
+    def quiet(label: str) -> list[float]:
+        samples = []
+        for i in range(n):
+            start = time.perf_counter()
+            client.write(title=f"quiet {label} {i}", content=f"a quiet client's note {i}", dedup=False)
+            samples.append(time.perf_counter() - start)
+            time.sleep(0.02)
+        return samples
+    alone = quiet("alone")
+    ctx = mp.get_context("spawn")
+    ready, stop, out = ctx.Queue(), ctx.Event(), ctx.Queue()
+    bulk = ctx.Process(target=_bulk_loop, args=(endpoint, in_flight, ready, stop, out))
+    bulk.start()
+    ready.get(timeout=120)
+    time.sleep(2.0)  # let its backlog build
+    start = time.perf_counter()
+    beside = quiet("beside")
+    stop.set()
+    bulk_items = out.get(timeout=300)
+    elapsed = time.perf_counter() - start
+    bulk.join(30)
+    return {"quiet_writes": n, "bulk_in_flight_batches": in_flight, "bulk_batch_items": 100,
+            "alone": percentiles(alone), "beside_bulk": percentiles(beside),
+            "bulk_items_per_s": round(bulk_items / (elapsed + 2.0))}
+
+
 def populate(home: Path, items: int) -> float:
     """Items written as the daemon writes them (Memory: vectors included), so the daemon starts
     with nothing to back-fill: a back-fill running under the measurements would skew them."""
@@ -314,7 +366,7 @@ def main() -> None:
     ap.add_argument("--search-home", default=None,
                     help="populate the search part's home here, or reuse it if already populated "
                          "(textgen items written through Memory, as bench_vectors.py does)")
-    ap.add_argument("--only", default="search,status,write,concurrent",
+    ap.add_argument("--only", default="search,status,write,concurrent,fairness",
                     help="comma-separated parts to run (default: all)")
     args = ap.parse_args()
     parts = set(args.only.split(","))
@@ -344,6 +396,9 @@ def main() -> None:
             progress("store ceiling: groups of 16 in process")
             (work / "inproc16").mkdir()
             out["store_in_process_group_16"] = bench_store_writes(work / "inproc16", 3200, 16)
+        if "fairness" in parts:
+            progress("a client's single writes beside a bulk writer")
+            out["fairness"] = bench_fairness(client, daemon.endpoint, 60)
         if "write" in parts:
             progress("single durable writes, daemon and in process interleaved")
             (work / "inproc1").mkdir()

@@ -375,7 +375,7 @@ class Server:
                 self._reply(route, req_id, plan.finish(results))
             except RagixError as err:
                 self._reply(route, req_id, error=err)
-        self.writer.submit(plan.commands, caller.label, done)
+        self.writer.submit(plan.commands, caller.label, done, owner=(route[0], route[1]))
 
     def _query(self, route, req_id, op, args, caller, inline: bool = False) -> None:
         """Run a query and answer it. Inline (on the loop thread) it never waits: a min_seq not

@@ -1,7 +1,10 @@
 """The single writer: one thread owns the write connection and commits commands in groups.
 
-Jobs queue up while a group commits; the next group takes everything waiting (up to
-max_group commands), so many writers share one transaction and one fsync. A job's callback
+Jobs queue up while a group commits; the next group takes what is waiting (up to
+max_group commands), so many writers share one transaction and one fsync. It takes the jobs
+from each client in turn (each client's in order): a client that pipelines thousands of
+writes fills most of each group but cannot push another client's write behind its backlog —
+that write goes into the next group. A job's callback
 runs only after its group has committed: an answer means the write is durable. Work that
 follows a commit but is not needed for durability (the vector index, the event stream) is
 handed to the settler's thread, so the next group does not wait for it; reads that must see
@@ -13,9 +16,11 @@ from __future__ import annotations
 import queue
 import threading
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Callable, Hashable, Protocol, Sequence
 
+from .config import DEFAULT_MAX_GROUP
 from .errors import Busy, RagixError, StoreError
+from .fairqueue import FairQueue
 from .logs import call_safely, get
 from .settler import Settler
 from .store.store import GroupResult
@@ -39,6 +44,24 @@ class Job:
     commands: list[Any]
     actor: str
     done: Callable[[list[Any], int], None]
+    owner: Hashable = None
+
+    def split(self, size: int) -> tuple[Job, Job]:
+        """The first `size` commands and the rest, as two jobs committed in turn: the caller's
+        `done` hears every result, in order, once both parts are answered (the rest may be
+        answered busy by a stop while the first is still committing, on another thread)."""
+        parts: list[tuple[list[Any], int] | None] = [None, None]
+        lock = threading.Lock()
+
+        def part_done(index: int, results: list[Any], seq: int) -> None:
+            with lock:
+                parts[index] = (results, seq)
+                if parts[0] is None or parts[1] is None:
+                    return
+            (head, head_seq), (rest, rest_seq) = parts
+            self.done(head + rest, max(head_seq, rest_seq))
+        return (Job(self.commands[:size], self.actor, lambda r, s: part_done(0, r, s), self.owner),
+                Job(self.commands[size:], self.actor, lambda r, s: part_done(1, r, s), self.owner))
 
 
 @dataclass
@@ -50,10 +73,11 @@ class Call:
 
 
 _STOP = object()
+_CONTROL = object()  # the owner of calls and of the stop: a turn of their own
 
 
 class Writer:
-    def __init__(self, store: Committer, max_group: int = 1024,
+    def __init__(self, store: Committer, max_group: int = DEFAULT_MAX_GROUP,
                  on_commit: Callable[[list[Any]], None] | None = None,
                  on_start: Callable[[], None] | None = None,
                  on_exit: Callable[[], None] | None = None,
@@ -64,7 +88,7 @@ class Writer:
         self.max_group = max_group
         self.settler = Settler(store.settle, on_settled=on_commit, on_start=on_start,
                                on_exit=on_exit, before=after_answers)
-        self.queue: queue.Queue = queue.Queue()
+        self.queue = FairQueue()
         self.committed = threading.Condition()
         self._accepting = True
         self._thread = threading.Thread(target=self._run, name="ragixd-writer", daemon=True)
@@ -75,17 +99,19 @@ class Writer:
 
     @property
     def depth(self) -> int:
-        return self.queue.qsize()
+        return len(self.queue)
 
-    def submit(self, commands: list[Any], actor: str, done: Callable[[list[Any], int], None]) -> None:
+    def submit(self, commands: list[Any], actor: str, done: Callable[[list[Any], int], None],
+               owner: Hashable = None) -> None:
+        """Queue a job under its owner (the client; None for the daemon's own work)."""
         if not self._accepting:
             raise Busy("the daemon is shutting down")
-        self.queue.put(Job(commands, actor, done))
+        self.queue.put(owner, Job(commands, actor, done, owner))
 
     def call(self, fn: Callable[[], Any], done: Callable[[Any], None]) -> None:
         if not self._accepting:
             raise Busy("the daemon is shutting down")
-        self.queue.put(Call(fn, done))
+        self.queue.put(_CONTROL, Call(fn, done))
 
     def wait_for_seq(self, seq: int, timeout: float) -> bool:
         with self.committed:
@@ -97,7 +123,7 @@ class Writer:
         self._accepting = False
         while True:
             try:
-                waiting = self.queue.get_nowait()
+                waiting = self.queue.get()
             except queue.Empty:
                 break
             busy = Busy("the daemon is shutting down; nothing was written, try again")
@@ -105,13 +131,13 @@ class Writer:
                 self._safe(waiting.done, [busy] * len(waiting.commands), self.store.head_seq)
             elif isinstance(waiting, Call):
                 self._safe(waiting.done, busy)
-        self.queue.put(_STOP)
+        self.queue.put(_CONTROL, _STOP)
         self._thread.join(timeout)
         self.settler.stop(timeout)
 
     def _run(self) -> None:
         while True:
-            first = self.queue.get()
+            first = self.queue.get(wait=True)
             if first is _STOP:
                 return
             if isinstance(first, Call):
@@ -123,11 +149,21 @@ class Writer:
                 return
 
     def _gather(self, first: Job) -> tuple[list[Job], bool]:
+        """The jobs of one group: `first`, then others in turn while they fit in max_group
+        commands. A job that does not fit leaves room for smaller ones of other clients; one
+        bigger than a group (an import of thousands of lines) is committed max_group commands
+        at a time, its owner's turn coming round between them, and answered after the last."""
+        if len(first.commands) > self.max_group:
+            first, rest = first.split(self.max_group)
+            self.queue.put_front(first.owner, rest)
         jobs = [first]
         size = len(first.commands)
+
+        def fits(job: Any) -> bool:
+            return not isinstance(job, Job) or size + len(job.commands) <= self.max_group
         while size < self.max_group:
             try:
-                nxt = self.queue.get_nowait()
+                nxt = self.queue.get(fits=fits)
             except queue.Empty:
                 break
             if nxt is _STOP:

@@ -1,4 +1,4 @@
-"""The reader pool's queue: clients take turns, each client's jobs keep their order."""
+"""The fair queue (the reader pool's and the writer's): clients take turns, each client's jobs keep their order."""
 
 from hypothesis import given, strategies as st
 
