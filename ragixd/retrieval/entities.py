@@ -5,7 +5,8 @@ where each turn lists its speaker, 97 % of the evidence of a question naming one
 speakers is that speaker's own turns, while the name in the text (every turn opens with the
 speaker's name, and the other speaker's replies call them by it) weighs next to nothing in
 BM25 and in a sentence vector. The signal reads the `entities` of the few hundred hits a
-ranking scored, never the store: one indexed read by row id.
+ranking scored, never the store: read with the candidates' rows, or (for the neighbours lent
+context) one indexed read by row id.
 """
 
 from __future__ import annotations
@@ -55,15 +56,23 @@ def entities_by_rid(conn: apsw.Connection, rids: list[int]) -> dict[int, str]:
 def named(conn: apsw.Connection, query: str, rids: list[int]) -> set[int]:
     """The row ids among `rids` whose item lists an entity the query names (none read when the
     query has no word that could name one)."""
+    if not rids or not query_words(query) - STOP_WORDS:
+        return set()
+    return named_among(query, entities_by_rid(conn, rids).items())
+
+
+def named_among(query: str, stored: Iterable[tuple[int, str]]) -> set[int]:
+    """The row ids of the (rid, stored entities) pairs whose entities the query names: for
+    candidates whose entities were read with their rows."""
     said = query_words(query)
-    if not said - STOP_WORDS or not rids:
+    if not said - STOP_WORDS:
         return set()
     verdicts: dict[str, bool] = {}  # items share entity lists (the speakers of a chat)
     out = set()
-    for rid, stored in entities_by_rid(conn, rids).items():
-        verdict = verdicts.get(stored)
+    for rid, entities in stored:
+        verdict = verdicts.get(entities)
         if verdict is None:
-            verdict = verdicts[stored] = names_any(said, _loads(stored)) if stored not in ("", "[]") else False
+            verdict = verdicts[entities] = names_any(said, _loads(entities)) if entities not in ("", "[]") else False
         if verdict:
             out.add(rid)
     return out

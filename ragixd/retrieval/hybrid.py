@@ -161,7 +161,7 @@ class HybridSearch:
             used = "fts"
         c = self.config
         lending = c.w_neighbour > 0
-        ranking = self._ranking(conn, query, lexical, semantic, now or datetime.now(UTC))
+        ranking = self._ranking(query, lexical, semantic, now or datetime.now(UTC))
         ranked = ranking.best(max(k, c.neighbour_top) if lending else k)
         if lending and ranked:
             ranked = self._with_neighbours(conn, ranking, ranked, filters)
@@ -286,13 +286,14 @@ class HybridSearch:
                 hit.score += weight
         return sorted(ranked, key=order)
 
-    def _ranking(self, conn: apsw.Connection, query: str, lexical: list[tuple[Candidate, float]],
+    def _ranking(self, query: str, lexical: list[tuple[Candidate, float]],
                  semantic: list[tuple[Candidate, float]], now: datetime) -> Ranking:
         c = self.config
         cands = {cand.rid: cand for cand, _ in lexical}
         cands.update({cand.rid: cand for cand, _ in semantic})
         fused = self._fuse(lexical, semantic) if cands else {}
-        named = entities.named(conn, query, list(cands)) if c.w_entity > 0 else set()
+        named = (entities.named_among(query, ((cand.rid, cand.entities) for cand in cands.values()))
+                 if c.w_entity > 0 else set())
         return Ranking(cands, fused, query, now, (c.w_tag, c.w_provenance, c.w_recency, c.w_usage),
                        c.recency_half_life_days, named, c.w_entity)
 

@@ -188,11 +188,15 @@ class Candidate(NamedTuple):
     updated_at: str
     usage_count: int
     mention_count: int
+    # The JSON array as stored: read with the row, so that the entity signal needs no second
+    # read of the same candidates.
+    entities: str = "[]"
 
 
 # The provenance is read whole and its three fields taken in Python (provenance_fields): three
 # json_extract calls per row cost ~5 µs, as much as reading the row.
-CANDIDATE_COLS = "i.rid, i.id, i.tags, i.provenance_json, i.created_at, i.updated_at, i.usage_count, i.mention_count"
+CANDIDATE_COLS = ("i.rid, i.id, i.tags, i.provenance_json, i.created_at, i.updated_at, i.usage_count, "
+                  "i.mention_count, i.entities")
 
 
 @lru_cache(maxsize=65536)  # chunks of one source, and every chat item without one, share it
@@ -207,7 +211,7 @@ def provenance_fields(text: str) -> tuple[str, str, int]:
 
 def _candidate(row: tuple) -> Candidate:
     """A Candidate from a row of CANDIDATE_COLS."""
-    return Candidate(row[0], row[1], row[2], *provenance_fields(row[3]), *row[4:8])
+    return Candidate(row[0], row[1], row[2], *provenance_fields(row[3]), *row[4:9])
 
 
 def search_candidates(conn: apsw.Connection, query: str, filters: Filters | None = None, n: int = 100,

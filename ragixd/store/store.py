@@ -26,7 +26,7 @@ from ..domain.events import Event
 from ..domain.policy import Policy
 from ..errors import RagixError, StoreError
 from . import keys, log, migrations, queries
-from .db import open_connection
+from .db import READ_MMAP_BYTES, open_connection
 from .filters import Filters
 from .projection import ConnectionView, Projections
 from .projectors import fts
@@ -181,7 +181,7 @@ class Store:
         """This thread's read connection (opened on first use)."""
         conn = getattr(self._local, "conn", None)
         if conn is None:
-            conn = open_connection(self.path, synchronous=self.synchronous)
+            conn = open_connection(self.path, synchronous=self.synchronous, mmap_bytes=READ_MMAP_BYTES)
             self._local.conn = conn
             with self._readers_lock:
                 self._readers.append(conn)

@@ -143,11 +143,10 @@ class VectorIndex:
             want = min(size, k + len(exclude))
             while want > 0:
                 matches = self._index.search(query, want, exact=exact)
-                hits = [
-                    (int(key), 1.0 - float(dist))
-                    for key, dist in zip(matches.keys, matches.distances)
-                    if int(key) not in exclude
-                ]
+                # Plain lists first: the same ints and floats (float32 widens exactly), without
+                # a numpy scalar per element (~40 µs for 100 of them).
+                keys, dists = matches.keys.tolist(), matches.distances.tolist()
+                hits = [(key, 1.0 - dist) for key, dist in zip(keys, dists) if key not in exclude]
                 # Approximate search can return fewer than asked; widen only if it could help.
                 if len(hits) >= k or want >= size or len(matches.keys) < want:
                     return hits[:k]
