@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from .injection_phrases import phrase_rules
-from .normalize import squeeze
+from .normalize import squeeze, squeezed_shape
 from .rules import INJECTION, Rule
 
 # "act as …" is a persona only as an order: at the start of a sentence, line, clause or bracket
@@ -189,6 +189,11 @@ _SQUEEZED_STEMS = ("ignor", "forget", "disregard", "overlook", "bypass", "oubli"
 _PROMPT_STEMS = ("systemprompt", "initialprompt", "originalprompt", "hiddenprompt", "secretprompt")
 
 
+# Where _may_be_obfuscated can pass: a stem spread over the view as squeeze reads it. (A text
+# passes iff its squeezed view holds a stem of either tuple: each prompt stem holds "prompt".)
+_OBFUSCATION_SHAPE = re.compile("|".join(squeezed_shape(s) for s in _SQUEEZED_STEMS + _PROMPT_STEMS))
+
+
 def _may_be_obfuscated(prose: str) -> bool:
     squeezed = squeeze(prose)
     if any(map(squeezed.__contains__, _SQUEEZED_STEMS)):
@@ -263,5 +268,5 @@ def injection_rules() -> list[Rule]:
              needles=("image", "markdown", "![")),
         Rule(id="injection.obfuscated_override", kind=INJECTION, family="obfuscation",
              description="hides an instruction override behind leetspeak or split letters",
-             check=_obfuscated, prefilter=_may_be_obfuscated),
+             check=_obfuscated, prefilter=_may_be_obfuscated, shape=_OBFUSCATION_SHAPE),
     ]

@@ -107,55 +107,119 @@ class Scan:
 
 
 class NativePrefilter:
-    """The rule set's databases, one per scan target, compiled on first use."""
+    """The rule set's databases, two per scan target, compiled on first use: the gates (every
+    literal, and the shape of each rule given as a callable that has one) and the patterns.
+    Most texts unlock no rule that has a pattern, and then the second scan is never made."""
 
     def __init__(self, rules: tuple[Rule, ...], unlocks: dict[str, dict[str, list[int]]]) -> None:
         # UTF-8 expressions for any text, byte expressions (cheaper to scan) for ASCII text.
         self.expressions = {utf8: tuple(superset_expression(r.pattern, utf8) if r.pattern is not None else None
                                         for r in rules) for utf8 in (True, False)}
+        # A shape is read as written (negated classes stay negated, so a caseless scan reads
+        # them as the lower-cased text would); only rules on the lower-cased views have one.
+        self.shapes = {utf8: tuple(superset_expression(r.shape, utf8, keep_negated=True)
+                                   if r.shape is not None and r.pattern is None and r.reads in _LOWERED else None
+                                   for r in rules) for utf8 in (True, False)}
+        self.shaped = frozenset(i for i, e in enumerate(self.shapes[True]) if e is not None)
         self.reads = tuple(r.reads for r in rules)
         self.unlocks = {gate: tuple((lit, tuple(sorted(set(ids)))) for lit, ids in sorted(lits.items()))
                         for gate, lits in unlocks.items()}
         self._databases: dict[str, Any] = {}
 
     def compile_all(self) -> None:
-        """Build every target's database now (each is otherwise built on first use)."""
+        """Build every target's databases now (each is otherwise built on first use)."""
         for target in _TARGETS:
             if target not in self._databases:
                 self._databases[target] = self._compile(target)
 
+    def _pair(self, target: str) -> Any:
+        databases = self._databases.get(target, False)
+        if databases is False:
+            databases = self._databases[target] = self._compile(target)
+        return databases
+
     def scan(self, target: str, text: str) -> Scan | None:
-        """The scan of `text` as `target`, or None when there is nothing to say."""
-        database = self._databases.get(target, False)
-        if database is False:
-            database = self._databases[target] = self._compile(target)
-        if database is None:
+        """The scan of `text` as `target` (rules a literal unlocked, rules whose pattern
+        cannot match there), or None when there is nothing to say."""
+        databases = self._pair(target)
+        if databases is None:
             return None
-        db, literal_rules, base, compiled, always = database
-        if db is None:  # the target holds no literal and no pattern
-            return Scan(set(always), set())
-        try:
-            data = text.encode("utf-8")
-            hits: list[int] = []
-            db.scan(data, match_event_handler=_collect, context=hits)
-        except Exception:  # lone surrogates, scratch in use by another thread: no filter
+        gates, patterns = _run(databases[0], text), _run(databases[1], text)
+        if gates is None or patterns is None:
             return None
-        unlocked = set(always)
-        possible = set()
-        for i in hits:
-            if i >= base:
-                possible.add(i - base)
-            else:
-                unlocked.update(literal_rules[i])
-        return Scan(unlocked, set(compiled.difference(possible)))
+        ruled_out = databases[0][3].difference(gates[1]) | databases[1][3].difference(patterns[1])
+        return Scan(gates[0], set(ruled_out.difference(self.shaped)))
+
+    def gates(self, target: str, text: str) -> Scan | None:
+        """The gate scan alone: rules a literal unlocked, and rules whose shape (or, on a
+        long-token target, pattern) is not in `text`; None when there is nothing to say."""
+        databases = self._pair(target)
+        if databases is None:
+            return None
+        found = _run(databases[0], text)
+        if found is None:
+            return None
+        shaped = databases[0][3]
+        return Scan(found[0], set(shaped.difference(found[1])) if shaped else set())
+
+    def rule_out(self, target: str, text: str, rules: set[int] | frozenset[int]) -> set[int] | None:
+        """Which of `rules` cannot match `text` as `target` (their looser pattern is not
+        there); the pattern scan is only made when one of them has a pattern here. None:
+        nothing to say."""
+        databases = self._pair(target)
+        if databases is None:
+            return None
+        wanted = databases[1][3].intersection(rules)
+        if not wanted:
+            return wanted
+        found = _run(databases[1], text)
+        return None if found is None else wanted.difference(found[1])
 
     def _compile(self, target: str) -> Any:
         views, gates = _TARGETS[target]
         ascii_text = target in _CASELESS
-        patterns = tuple((i, e, self.reads[i] != "text") for i, e in enumerate(self.expressions[not ascii_text])
-                         if e is not None and self.reads[i] in views)
         literals = tuple(pair for gate in gates for pair in self.unlocks.get(gate, ()))
-        return _database(patterns, literals, ascii_text)
+        shapes, patterns = self._patterns(self.shapes, target), self._patterns(self.expressions, target)
+        if target in _LONG:  # a long token nearly always unlocks a provider rule: one scan
+            shapes, patterns = shapes + patterns, ()
+        first = _database(shapes, literals, ascii_text)
+        second = _database(patterns, (), ascii_text)
+        return None if first is None or second is None else (first, second)
+
+    def _patterns(self, expressions: dict[bool, tuple[str | None, ...]],
+                  target: str) -> tuple[tuple[int, str, bool], ...]:
+        views = _TARGETS[target][0]
+        ascii_text = target in _CASELESS
+        return tuple((i, e, self.reads[i] != "text") for i, e in enumerate(expressions[not ascii_text])
+                     if e is not None and self.reads[i] in views)
+
+
+# The views that are the text in lower case: a caseless scan of the text stands for them.
+_LOWERED = ("lower", "prose")
+# Targets scanned for their gates and patterns at once (else the patterns wait for a gate).
+_LONG = ("long_ascii", "long", "long_lower")
+
+
+def _run(database: Any, text: str) -> tuple[set[int], set[int]] | None:
+    """One database's scan of `text`: (rules a literal unlocked, rules whose pattern or
+    shape was found), or None when it cannot be made."""
+    db, literal_rules, base, _compiled, always = database
+    if db is None:  # the target holds no literal and no pattern
+        return set(always), set()
+    try:
+        data = text.encode("utf-8")
+        hits: list[int] = []
+        db.scan(data, match_event_handler=_collect, context=hits)
+    except Exception:  # lone surrogates, scratch in use by another thread: no filter
+        return None
+    unlocked = set(always)
+    possible = set()
+    for i in hits:
+        if i >= base:
+            possible.add(i - base)
+        else:
+            unlocked.update(literal_rules[i])
+    return unlocked, possible
 
 
 def _collect(pattern_id: int, start: int, end: int, flags: int, hits: list[int]) -> None:
@@ -190,6 +254,8 @@ def _database(patterns: tuple[tuple[int, str, bool], ...], literals: tuple[tuple
     base = len(literal_rules)
     wanted = [(rule, expression, _pattern_flags(ascii_text and fold, not ascii_text))
               for rule, expression, fold in patterns]
+    if not exprs and not wanted:  # nothing to scan for: nothing to compile or keep either
+        return None, (), 0, frozenset(), tuple(always)
     key = _cache_key(exprs, ids, flags, base, wanted)
     cached = _from_cache(key)
     if cached is not None:

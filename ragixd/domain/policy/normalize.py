@@ -92,8 +92,9 @@ _COMBINING = re.compile(r"[\u0300-\u036f\u0483-\u0489\u1ab0-\u1aff\u1dc0-\u1dff\
 
 # The squeezed view keeps letters only, with leetspeak digits read as letters, so that
 # `1gn0re`, `i g n o r e` and `i-g-n-o-r-e` all read `ignore`.
-_SQUEEZE_TABLE = bytes.maketrans(b"0134578@$", b"oieastbas")
-_SQUEEZE_DROP = bytes(c for c in range(256) if not (97 <= c <= 122) and chr(c) not in "0134578@$")
+_LEET, _LEET_AS = "0134578@$", "oieastbas"
+_SQUEEZE_TABLE = bytes.maketrans(_LEET.encode("ascii"), _LEET_AS.encode("ascii"))
+_SQUEEZE_DROP = bytes(c for c in range(256) if not (97 <= c <= 122) and chr(c) not in _LEET)
 
 
 def _has_ascii_control(raw: bytes) -> bool:
@@ -178,6 +179,15 @@ def prose_view(normalized: str) -> str:
     if text.isascii():
         return text
     return _COMBINING.sub("", unicodedata.normalize("NFKD", text))
+
+
+def squeezed_shape(word: str) -> str:
+    """A regex matching, in a view, exactly the runs that `squeeze` turns into `word` (a word
+    of letters a-z): each letter or a leetspeak digit read as it, with anything squeeze drops
+    (upper case, non-ASCII, punctuation, space) between them."""
+    dropped = "[^a-z" + re.escape(_LEET) + "]*"
+    return dropped.join("[" + re.escape(letter + "".join(d for d, a in zip(_LEET, _LEET_AS) if a == letter)) + "]"
+                        for letter in word)
 
 
 @lru_cache(maxsize=4)  # the obfuscation rule's prefilter and check squeeze the same view in a row

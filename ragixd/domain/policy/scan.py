@@ -132,6 +132,7 @@ class RuleIndex:
         # and rules out the rules whose pattern cannot match: fewer regexes run, same verdicts.
         self.native = NativePrefilter(self.rules, unlocks) if native and available() else None
         self._always_other = frozenset(i for view, ids in always.items() if view != "long" for i in ids)
+        self._always_long = frozenset(always.get("long", ()))
         self._subsets: dict[str, RuleIndex | None] = {}
 
     def subset(self, name: str) -> RuleIndex | None:
@@ -154,25 +155,48 @@ class RuleIndex:
         return scans or None  # type: ignore[return-value]
 
     def _scan_natively(self, views: Views) -> tuple[Scan | None, Scan] | bool:
-        native = self.native
-        if native is None:
+        if self.native is None:
             return False
         if views.text.isascii():  # then lower and prose are the text in lower case
-            others = [native.scan("ascii", views.text)]
+            others = [("ascii", views.text)]
         elif views.prose is views.lower:
-            others = [native.scan("text", views.text), native.scan("both", views.lower)]
+            others = [("text", views.text), ("both", views.lower)]
         else:
-            others = [native.scan("text", views.text), native.scan("lower", views.lower),
-                      native.scan("prose", views.prose)]
-        long_scans: list[Scan | None] = []
+            others = [("text", views.text), ("lower", views.lower), ("prose", views.prose)]
+        long_scan: Scan | None = None
         if views.long:
             if views.long.isascii():
-                long_scans = [native.scan("long_ascii", views.long)]
+                long_targets = [("long_ascii", views.long)]
             else:
-                long_scans = [native.scan("long", views.long), native.scan("long_lower", views.long_lower)]
-        if None in others or None in long_scans:
+                long_targets = [("long", views.long), ("long_lower", views.long_lower)]
+            long_scan = self._native_scan(long_targets, self._always_long)
+            if long_scan is None:
+                return False
+        other_scan = self._native_scan(others, self._always_other)
+        if other_scan is None:
             return False
-        return (_merge(long_scans) if long_scans else None), _merge(others)  # type: ignore[arg-type]
+        return long_scan, other_scan
+
+    def _native_scan(self, targets: list[tuple[str, str]], always: frozenset[int]) -> Scan | None:
+        """One Scan for these (target, text) pairs: the gate scans first, then the pattern
+        scans, made only for the rules still in play; None when a scan has nothing to say.
+        Its `ruled_out` only names rules in play (the others are not candidates anyway)."""
+        native = self.native
+        assert native is not None
+        gates = [native.gates(target, text) for target, text in targets]
+        if None in gates:
+            return None
+        found = gates[0] if len(gates) == 1 else _merge(gates)  # type: ignore[arg-type]
+        in_play = found.unlocked | always if always else found.unlocked
+        if found.ruled_out:
+            in_play = in_play - found.ruled_out
+        for target, text in targets:
+            out = native.rule_out(target, text, in_play)
+            if out is None:
+                return None
+            if out:
+                found = Scan(found.unlocked, found.ruled_out | out)
+        return found  # type: ignore[return-value]
 
     def quiet(self, views: Views, normalized: str) -> bool:
         """True when no rule can fire on the text or its decodings: no long token (so nothing
