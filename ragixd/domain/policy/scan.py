@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from .decode import decoded_views
 from .literals import LiteralScanner
 from .native import NativePrefilter, Scan, available
-from .normalize import normalize, prose_view
+from .normalize import normalize, prose_of_lower
 from .rejoin import JOINABLE_RULES, joined_lines, spaced_words
 from .rules import INJECTION, LONG_TOKEN, Rule
 from .secret_rules import strip_public_blocks
@@ -50,7 +50,7 @@ class Views:
         lower = normalized.lower()
         self.text = normalized
         self.lower = lower
-        self.prose = lower if lower.isascii() else prose_view(normalized)
+        self.prose = prose_of_lower(lower)  # `lower` itself when they are the same text
         self.long = long = long_tokens(normalized)
         self.long_lower = long.lower() if long else ""
         # Gate name ("both" when prose is lower) -> its literals in the view, once scanned.
