@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any, Protocol
 
@@ -150,30 +151,40 @@ class NativePrefilter:
         ruled_out = databases[0][3].difference(gates[1]) | databases[1][3].difference(patterns[1])
         return Scan(gates[0], set(ruled_out.difference(self.shaped)))
 
-    def gates(self, target: str, text: str) -> Scan | None:
-        """The gate scan alone: rules a literal unlocked, and rules whose shape (or, on a
-        long-token target, pattern) is not in `text`; None when there is nothing to say."""
-        databases = self._pair(target)
-        if databases is None:
-            return None
-        found = _run(databases[0], text)
-        if found is None:
-            return None
-        shaped = databases[0][3]
-        return Scan(found[0], set(shaped.difference(found[1])) if shaped else set())
-
-    def rule_out(self, target: str, text: str, rules: set[int] | frozenset[int]) -> set[int] | None:
-        """Which of `rules` cannot match `text` as `target` (their looser pattern is not
-        there); the pattern scan is only made when one of them has a pattern here. None:
-        nothing to say."""
-        databases = self._pair(target)
-        if databases is None:
-            return None
-        wanted = databases[1][3].intersection(rules)
-        if not wanted:
-            return wanted
-        found = _run(databases[1], text)
-        return None if found is None else wanted.difference(found[1])
+    def prefilter(self, targets: Iterable[tuple[str, str]], always: frozenset[int]) -> Scan | None:
+        """One Scan for these (target, text) pairs, the texts of the views a rule set reads:
+        the gate scans first (literals, shapes), then a pattern scan only where a rule still
+        in play (unlocked or in `always`, not ruled out by its shape) has a pattern. Its
+        `ruled_out` only names rules in play; None when a scan has nothing to say."""
+        unlocked: set[int] = set()
+        first: list[tuple[frozenset[int], set[int]]] = []  # (rules compiled, rules found) per gate scan
+        second: list[tuple[Any, str]] = []
+        for target, text in targets:
+            databases = self._pair(target)
+            if databases is None:
+                return None
+            found = _run(databases[0], text)
+            if found is None:
+                return None
+            unlocked |= found[0]
+            first.append((databases[0][3], found[1]))
+            second.append((databases[1], text))
+        # Set operations on the few rules in play, never on every compiled rule.
+        in_play = unlocked | always
+        ruled_out: set[int] = set()
+        for compiled, possible in first:
+            if compiled:
+                ruled_out |= compiled.intersection(in_play).difference(possible)
+        if ruled_out:
+            in_play -= ruled_out
+        for database, text in second:
+            wanted = database[3].intersection(in_play)
+            if wanted:
+                found = _run(database, text)
+                if found is None:
+                    return None
+                ruled_out |= wanted.difference(found[1])
+        return Scan(unlocked, ruled_out)
 
     def _compile(self, target: str) -> Any:
         views, gates = _TARGETS[target]

@@ -169,34 +169,13 @@ class RuleIndex:
                 long_targets = [("long_ascii", views.long)]
             else:
                 long_targets = [("long", views.long), ("long_lower", views.long_lower)]
-            long_scan = self._native_scan(long_targets, self._always_long)
+            long_scan = self.native.prefilter(long_targets, self._always_long)
             if long_scan is None:
                 return False
-        other_scan = self._native_scan(others, self._always_other)
+        other_scan = self.native.prefilter(others, self._always_other)
         if other_scan is None:
             return False
         return long_scan, other_scan
-
-    def _native_scan(self, targets: list[tuple[str, str]], always: frozenset[int]) -> Scan | None:
-        """One Scan for these (target, text) pairs: the gate scans first, then the pattern
-        scans, made only for the rules still in play; None when a scan has nothing to say.
-        Its `ruled_out` only names rules in play (the others are not candidates anyway)."""
-        native = self.native
-        assert native is not None
-        gates = [native.gates(target, text) for target, text in targets]
-        if None in gates:
-            return None
-        found = gates[0] if len(gates) == 1 else _merge(gates)  # type: ignore[arg-type]
-        in_play = found.unlocked | always if always else found.unlocked
-        if found.ruled_out:
-            in_play = in_play - found.ruled_out
-        for target, text in targets:
-            out = native.rule_out(target, text, in_play)
-            if out is None:
-                return None
-            if out:
-                found = Scan(found.unlocked, found.ruled_out | out)
-        return found  # type: ignore[return-value]
 
     def quiet(self, views: Views, normalized: str) -> bool:
         """True when no rule can fire on the text or its decodings: no long token (so nothing
@@ -304,12 +283,6 @@ class RuleIndex:
                 if first_only and rule.severity == "hard":
                     return True
         return False
-
-
-def _merge(scans: list[Scan]) -> Scan:
-    if len(scans) == 1:
-        return scans[0]
-    return Scan(set().union(*(s.unlocked for s in scans)), set().union(*(s.ruled_out for s in scans)))
 
 
 def _undone_splits(index: RuleIndex, normalized: str) -> list[tuple[RuleIndex, str]]:
