@@ -273,15 +273,14 @@ def _direct(text: str, name: str, kind: str, op: re.Match[str], found: tuple[str
     value, quoted, end = found
     if op.group("op") not in ("=", ":") or end < 0:
         return False
-    if any(s in _PASSWORD_WORDS or s in _TOKEN_WORDS or s.endswith(_PASSWORD_SUFFIXES) for s in _segments(value)):
-        return False  # `"password": "Passwort"`: a label
     if kind != PASSWORD and _segments(name)[-1] not in _PLAIN_SECRET_ENDINGS:
         return False
-    if quoted:
-        return True
-    if not literal:
+    if not quoted and not (literal and (op.group() == "=" or _VALUE_END.match(text, end) is not None)):
         return False
-    return op.group() == "=" or _VALUE_END.match(text, end) is not None
+    # Last, as the costliest (a long value splits into hundreds of segments); every test here
+    # is a condition of the answer, so their order changes nothing else.
+    return not any(s in _PASSWORD_WORDS or s in _TOKEN_WORDS or s.endswith(_PASSWORD_SUFFIXES)
+                   for s in _segments(value))  # `"password": "Passwort"`: a label
 
 
 # `mot de passe admin est …`, `password for root: …`: up to four words between a password
