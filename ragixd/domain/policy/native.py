@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, Protocol
 
@@ -151,11 +151,13 @@ class NativePrefilter:
         ruled_out = databases[0][3].difference(gates[1]) | databases[1][3].difference(patterns[1])
         return Scan(gates[0], set(ruled_out.difference(self.shaped)))
 
-    def prefilter(self, targets: Iterable[tuple[str, str]], always: frozenset[int]) -> Scan | None:
+    def prefilter(self, targets: Sequence[tuple[str, str]], always: frozenset[int]) -> Scan | None:
         """One Scan for these (target, text) pairs, the texts of the views a rule set reads:
         the gate scans first (literals, shapes), then a pattern scan only where a rule still
         in play (unlocked or in `always`, not ruled out by its shape) has a pattern. Its
         `ruled_out` only names rules in play; None when a scan has nothing to say."""
+        if len(targets) == 1:
+            return self._prefilter_one(targets[0][0], targets[0][1], always)
         unlocked: set[int] = set()
         first: list[tuple[frozenset[int], set[int]]] = []  # (rules compiled, rules found) per gate scan
         second: list[tuple[Any, str]] = []
@@ -184,6 +186,29 @@ class NativePrefilter:
                 if found is None:
                     return None
                 ruled_out |= wanted.difference(found[1])
+        return Scan(unlocked, ruled_out)
+
+    def _prefilter_one(self, target: str, text: str, always: frozenset[int]) -> Scan | None:
+        """`prefilter` of one pair (an ASCII text, whose one caseless scan stands for all its
+        views: the common case), with the bookkeeping of several left out."""
+        databases = self._pair(target)
+        if databases is None:
+            return None
+        gates, patterns = databases
+        found = _run(gates, text)
+        if found is None:
+            return None
+        unlocked, possible = found
+        in_play = unlocked | always
+        ruled_out = gates[3].intersection(in_play).difference(possible) if gates[3] else set()
+        if ruled_out:
+            in_play -= ruled_out
+        wanted = patterns[3].intersection(in_play)
+        if wanted:
+            found = _run(patterns, text)
+            if found is None:
+                return None
+            ruled_out |= wanted.difference(found[1])
         return Scan(unlocked, ruled_out)
 
     def _compile(self, target: str) -> Any:
