@@ -1,12 +1,15 @@
-"""The optional native prefilter: every rule's regex and every gate literal in one scan.
+"""The optional native prefilter: every rule's regex and every gate literal, scanned natively.
 
-Owns NativePrefilter, which compiles with hyperscan (when it imports) the looser form of
-each rule's pattern (superset.py) and the gate literals into one database per text the
-rules read, and answers for a text which rules a literal unlocked (exactly as the literal
-scan would) and which rules cannot match there (their looser pattern did not). A rule whose
-pattern does not translate or compile, and every rule given as a callable, is never ruled
-out. Without hyperscan, or on any native error, it answers None and the pure-Python gates
-decide alone, with the same verdicts.
+Owns NativePrefilter, which compiles with hyperscan (when it imports) the gate literals, the
+shapes of the rules given as callables that have one (rules.Rule.shape) and the looser form
+of each rule's pattern (superset.py), and answers for a text which rules a literal unlocked
+(exactly as the literal scan would) and which rules cannot match there (their shape or looser
+pattern is not found). Each text the rules read has two databases: the gates (literals and
+shapes), scanned first, and the patterns, scanned only when a rule still in play has one
+(most prose unlocks none); a long token's target holds both in one, as it nearly always
+unlocks a provider rule. A rule whose pattern does not translate or compile, and a callable
+without a shape, is never ruled out. Without hyperscan, or on any native error, it answers
+None and the pure-Python gates decide alone, with the same verdicts.
 """
 
 from __future__ import annotations
