@@ -9,7 +9,7 @@ and values that are placeholders or code (`os.environ[...]`, `${TOKEN}`) do not 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -273,15 +273,14 @@ def _direct(text: str, name: str, kind: str, op: re.Match[str], found: tuple[str
     value, quoted, end = found
     if op.group("op") not in ("=", ":") or end < 0:
         return False
-    if any(s in _PASSWORD_WORDS or s in _TOKEN_WORDS or s.endswith(_PASSWORD_SUFFIXES) for s in _segments(value)):
-        return False  # `"password": "Passwort"`: a label
     if kind != PASSWORD and _segments(name)[-1] not in _PLAIN_SECRET_ENDINGS:
         return False
-    if quoted:
-        return True
-    if not literal:
+    if not quoted and not (literal and (op.group() == "=" or _VALUE_END.match(text, end) is not None)):
         return False
-    return op.group() == "=" or _VALUE_END.match(text, end) is not None
+    # Last, as the costliest (a long value splits into hundreds of segments); every test here
+    # is a condition of the answer, so their order changes nothing else.
+    return not any(s in _PASSWORD_WORDS or s in _TOKEN_WORDS or s.endswith(_PASSWORD_SUFFIXES)
+                   for s in _segments(value))  # `"password": "Passwort"`: a label
 
 
 # `mot de passe admin est …`, `password for root: …`: up to four words between a password
@@ -358,10 +357,9 @@ def _keyword_spans(text: str) -> list[tuple[int, int]]:
     return sorted(spans)
 
 
-@lru_cache(maxsize=8)  # the password and the credential rules read the same text in a row
-def find_assignments(text: str) -> tuple[Assignment, ...]:
-    """Every credential assignment in `text` whose literal looks like a live credential."""
-    out: list[Assignment] = []
+def _iter_assignments(text: str) -> Iterator[Assignment]:
+    """The credential assignments in `text` whose literal looks like a live credential, in
+    order, found one at a time (a rule stops at the first of its kind)."""
     last_end = -1
     compares = "==" in text or "!=" in text
     for start, end in _keyword_spans(text):
@@ -369,13 +367,33 @@ def find_assignments(text: str) -> tuple[Assignment, ...]:
             continue  # the same identifier again (`PASSWORD_TOKEN`)
         found, last_end = _assignment_at(text, start, end, compares)
         if found and judge(*found):
-            out.append(found)
-    return tuple(out)
+            yield found
+
+
+@lru_cache(maxsize=8)  # the password and the credential rules read the same text in a row
+def _complete(text: str) -> list[tuple[Assignment, ...]]:
+    """Where every assignment of `text` is kept once a rule has gone through them all (the
+    password rule, finding none of its kind, leaves them to the credential rule)."""
+    return []
+
+
+def _has_assignment(text: str, kind: str) -> bool:
+    """Does `text` assign a live credential of this kind? Stops at the first one."""
+    known = _complete(text)
+    if known:
+        return any(a.kind == kind for a in known[0])
+    found = []
+    for assignment in _iter_assignments(text):
+        if assignment.kind == kind:
+            return True
+        found.append(assignment)
+    known.append(tuple(found))
+    return False
 
 
 def has_password_assignment(text: str) -> bool:
-    return any(a.kind == PASSWORD for a in find_assignments(text))
+    return _has_assignment(text, PASSWORD)
 
 
 def has_token_assignment(text: str) -> bool:
-    return any(a.kind == TOKEN for a in find_assignments(text))
+    return _has_assignment(text, TOKEN)

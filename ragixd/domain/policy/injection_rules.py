@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 
 from .injection_phrases import phrase_rules
-from .normalize import squeeze
+from .literals import LiteralScanner
+from .normalize import squeeze, squeezed_shape
 from .rules import INJECTION, Rule
 
 # "act as …" is a persona only as an order: at the start of a sentence, line, clause or bracket
@@ -49,9 +50,27 @@ _ROLEPLAY_CUE = re.compile(r"\b(?:i(?:'ll| will| am going to| am gonna) be|let(?
                            r"|do a role)|role|roleplay|character|pretend\w*|scene|game|persona|script)\b")
 
 
+# Every match of _PERSONA or _CAST (on the flattened text, one space between words) holds one
+# of these. The persona regex tries its openers at nearly every position, so a text without
+# any of them is answered by one literal scan instead.
+_PERSONA_VERBS = ("act", "behave", "respond", "answer", "speak", "talk", "reply", "continue", "proceed", "write")
+_PERSONA_LITERALS = LiteralScanner((
+    "you are now", "you're now", "from now on", "you will ", "you'll ", "you are going to ", "you are a",
+    "pretend", "role", "persona", "simulate ", "immerse yourself", "character", "tu es ", "vous etes ",
+    "comme si ", "agis", "play a game ", "imagine ",
+    *(f"{verb} {word} " for verb in _PERSONA_VERBS for word in ("as", "like"))))
+
+
+def _may_be_persona(flat: str) -> bool:
+    """False when _persona cannot match: none of its literals is in the text."""
+    return _PERSONA_LITERALS.any_present(flat)
+
+
 def _persona(flat: str) -> re.Match[str] | None:
     """An order to take on a persona, or a role cast in a role-play (a match, as the other
     signals' searches give)."""
+    if not _may_be_persona(flat):
+        return None
     order = _PERSONA.search(flat)
     if order is not None:
         return order
@@ -126,7 +145,9 @@ def _jailbreak(prose: str) -> bool:
         # four, only the pair can decide: two regexes at most, none without override words.
         override = any(lit in flat for lit in _OVERRIDE_LITERALS)
         if 1 + override + len(gated) < 4:
-            return override and search[1](flat) is not None and search[0](flat) is not None
+            # The persona's literals first: the cheapest test, and the one that fails most.
+            return (override and _may_be_persona(flat) and search[1](flat) is not None
+                    and search[0](flat) is not None)
     persona = search[0](flat) is not None
     if persona and search[1](flat) is not None:
         return True
@@ -187,6 +208,11 @@ _NOT_LETTERS = re.compile(r"[^a-z]+")
 _SQUEEZED_STEMS = ("ignor", "forget", "disregard", "overlook", "bypass", "oubli", "youarenow", "doanythingnow",
                    "developermode")
 _PROMPT_STEMS = ("systemprompt", "initialprompt", "originalprompt", "hiddenprompt", "secretprompt")
+
+
+# Where _may_be_obfuscated can pass: a stem spread over the view as squeeze reads it. (A text
+# passes iff its squeezed view holds a stem of either tuple: each prompt stem holds "prompt".)
+_OBFUSCATION_SHAPE = re.compile("|".join(squeezed_shape(s) for s in _SQUEEZED_STEMS + _PROMPT_STEMS))
 
 
 def _may_be_obfuscated(prose: str) -> bool:
@@ -263,5 +289,5 @@ def injection_rules() -> list[Rule]:
              needles=("image", "markdown", "![")),
         Rule(id="injection.obfuscated_override", kind=INJECTION, family="obfuscation",
              description="hides an instruction override behind leetspeak or split letters",
-             check=_obfuscated, prefilter=_may_be_obfuscated),
+             check=_obfuscated, prefilter=_may_be_obfuscated, shape=_OBFUSCATION_SHAPE),
     ]

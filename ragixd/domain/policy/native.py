@@ -1,18 +1,22 @@
-"""The optional native prefilter: every rule's regex and every gate literal in one scan.
+"""The optional native prefilter: every rule's regex and every gate literal, scanned natively.
 
-Owns NativePrefilter, which compiles with hyperscan (when it imports) the looser form of
-each rule's pattern (superset.py) and the gate literals into one database per text the
-rules read, and answers for a text which rules a literal unlocked (exactly as the literal
-scan would) and which rules cannot match there (their looser pattern did not). A rule whose
-pattern does not translate or compile, and every rule given as a callable, is never ruled
-out. Without hyperscan, or on any native error, it answers None and the pure-Python gates
-decide alone, with the same verdicts.
+Owns NativePrefilter, which compiles with hyperscan (when it imports) the gate literals, the
+shapes of the rules given as callables that have one (rules.Rule.shape) and the looser form
+of each rule's pattern (superset.py), and answers for a text which rules a literal unlocked
+(exactly as the literal scan would) and which rules cannot match there (their shape or looser
+pattern is not found). Each text the rules read has two databases: the gates (literals and
+shapes), scanned first, and the patterns, scanned only when a rule still in play has one
+(most prose unlocks none); a long token's target holds both in one, as it nearly always
+unlocks a provider rule. A rule whose pattern does not translate or compile, and a callable
+without a shape, is never ruled out. Without hyperscan, or on any native error, it answers
+None and the pure-Python gates decide alone, with the same verdicts.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, Protocol
 
@@ -107,55 +111,154 @@ class Scan:
 
 
 class NativePrefilter:
-    """The rule set's databases, one per scan target, compiled on first use."""
+    """The rule set's databases, two per scan target, compiled on first use: the gates (every
+    literal, and the shape of each rule given as a callable that has one) and the patterns.
+    Most texts unlock no rule that has a pattern, and then the second scan is never made."""
 
     def __init__(self, rules: tuple[Rule, ...], unlocks: dict[str, dict[str, list[int]]]) -> None:
         # UTF-8 expressions for any text, byte expressions (cheaper to scan) for ASCII text.
         self.expressions = {utf8: tuple(superset_expression(r.pattern, utf8) if r.pattern is not None else None
                                         for r in rules) for utf8 in (True, False)}
+        # A shape is read as written (negated classes stay negated, so a caseless scan reads
+        # them as the lower-cased text would); only rules on the lower-cased views have one.
+        self.shapes = {utf8: tuple(superset_expression(r.shape, utf8, keep_negated=True)
+                                   if r.shape is not None and r.pattern is None and r.reads in _LOWERED else None
+                                   for r in rules) for utf8 in (True, False)}
+        self.shaped = frozenset(i for i, e in enumerate(self.shapes[True]) if e is not None)
         self.reads = tuple(r.reads for r in rules)
         self.unlocks = {gate: tuple((lit, tuple(sorted(set(ids)))) for lit, ids in sorted(lits.items()))
                         for gate, lits in unlocks.items()}
         self._databases: dict[str, Any] = {}
 
     def compile_all(self) -> None:
-        """Build every target's database now (each is otherwise built on first use)."""
+        """Build every target's databases now (each is otherwise built on first use)."""
         for target in _TARGETS:
             if target not in self._databases:
                 self._databases[target] = self._compile(target)
 
+    def _pair(self, target: str) -> Any:
+        databases = self._databases.get(target, False)
+        if databases is False:
+            databases = self._databases[target] = self._compile(target)
+        return databases
+
     def scan(self, target: str, text: str) -> Scan | None:
-        """The scan of `text` as `target`, or None when there is nothing to say."""
-        database = self._databases.get(target, False)
-        if database is False:
-            database = self._databases[target] = self._compile(target)
-        if database is None:
+        """The scan of `text` as `target` (rules a literal unlocked, rules whose pattern
+        cannot match there), or None when there is nothing to say."""
+        databases = self._pair(target)
+        if databases is None:
             return None
-        db, literal_rules, base, compiled, always = database
-        if db is None:  # the target holds no literal and no pattern
-            return Scan(set(always), set())
-        try:
-            data = text.encode("utf-8")
-            hits: list[int] = []
-            db.scan(data, match_event_handler=_collect, context=hits)
-        except Exception:  # lone surrogates, scratch in use by another thread: no filter
+        gates, patterns = _run(databases[0], text), _run(databases[1], text)
+        if gates is None or patterns is None:
             return None
-        unlocked = set(always)
-        possible = set()
-        for i in hits:
-            if i >= base:
-                possible.add(i - base)
-            else:
-                unlocked.update(literal_rules[i])
-        return Scan(unlocked, set(compiled.difference(possible)))
+        ruled_out = databases[0][3].difference(gates[1]) | databases[1][3].difference(patterns[1])
+        return Scan(gates[0], set(ruled_out.difference(self.shaped)))
+
+    def prefilter(self, targets: Sequence[tuple[str, str]], always: frozenset[int]) -> Scan | None:
+        """One Scan for these (target, text) pairs, the texts of the views a rule set reads:
+        the gate scans first (literals, shapes), then a pattern scan only where a rule still
+        in play (unlocked or in `always`, not ruled out by its shape) has a pattern. Its
+        `ruled_out` only names rules in play; None when a scan has nothing to say."""
+        if len(targets) == 1:
+            return self._prefilter_one(targets[0][0], targets[0][1], always)
+        unlocked: set[int] = set()
+        first: list[tuple[frozenset[int], set[int]]] = []  # (rules compiled, rules found) per gate scan
+        second: list[tuple[Any, str]] = []
+        for target, text in targets:
+            databases = self._pair(target)
+            if databases is None:
+                return None
+            found = _run(databases[0], text)
+            if found is None:
+                return None
+            unlocked |= found[0]
+            first.append((databases[0][3], found[1]))
+            second.append((databases[1], text))
+        # Set operations on the few rules in play, never on every compiled rule.
+        in_play = unlocked | always
+        ruled_out: set[int] = set()
+        for compiled, possible in first:
+            if compiled:
+                ruled_out |= compiled.intersection(in_play).difference(possible)
+        if ruled_out:
+            in_play -= ruled_out
+        for database, text in second:
+            wanted = database[3].intersection(in_play)
+            if wanted:
+                found = _run(database, text)
+                if found is None:
+                    return None
+                ruled_out |= wanted.difference(found[1])
+        return Scan(unlocked, ruled_out)
+
+    def _prefilter_one(self, target: str, text: str, always: frozenset[int]) -> Scan | None:
+        """`prefilter` of one pair (an ASCII text, whose one caseless scan stands for all its
+        views: the common case), with the bookkeeping of several left out."""
+        databases = self._pair(target)
+        if databases is None:
+            return None
+        gates, patterns = databases
+        found = _run(gates, text)
+        if found is None:
+            return None
+        unlocked, possible = found
+        in_play = unlocked | always
+        ruled_out = gates[3].intersection(in_play).difference(possible) if gates[3] else set()
+        if ruled_out:
+            in_play -= ruled_out
+        wanted = patterns[3].intersection(in_play)
+        if wanted:
+            found = _run(patterns, text)
+            if found is None:
+                return None
+            ruled_out |= wanted.difference(found[1])
+        return Scan(unlocked, ruled_out)
 
     def _compile(self, target: str) -> Any:
         views, gates = _TARGETS[target]
         ascii_text = target in _CASELESS
-        patterns = tuple((i, e, self.reads[i] != "text") for i, e in enumerate(self.expressions[not ascii_text])
-                         if e is not None and self.reads[i] in views)
         literals = tuple(pair for gate in gates for pair in self.unlocks.get(gate, ()))
-        return _database(patterns, literals, ascii_text)
+        shapes, patterns = self._patterns(self.shapes, target), self._patterns(self.expressions, target)
+        if target in _LONG:  # a long token nearly always unlocks a provider rule: one scan
+            shapes, patterns = shapes + patterns, ()
+        first = _database(shapes, literals, ascii_text)
+        second = _database(patterns, (), ascii_text)
+        return None if first is None or second is None else (first, second)
+
+    def _patterns(self, expressions: dict[bool, tuple[str | None, ...]],
+                  target: str) -> tuple[tuple[int, str, bool], ...]:
+        views = _TARGETS[target][0]
+        ascii_text = target in _CASELESS
+        return tuple((i, e, self.reads[i] != "text") for i, e in enumerate(expressions[not ascii_text])
+                     if e is not None and self.reads[i] in views)
+
+
+# The views that are the text in lower case: a caseless scan of the text stands for them.
+_LOWERED = ("lower", "prose")
+# Targets scanned for their gates and patterns at once (else the patterns wait for a gate).
+_LONG = ("long_ascii", "long", "long_lower")
+
+
+def _run(database: Any, text: str) -> tuple[set[int], set[int]] | None:
+    """One database's scan of `text`: (rules a literal unlocked, rules whose pattern or
+    shape was found), or None when it cannot be made."""
+    db, literal_rules, base, _compiled, always = database
+    if db is None:  # the target holds no literal and no pattern
+        return set(always), set()
+    try:
+        data = text.encode("utf-8")
+        hits: list[int] = []
+        db.scan(data, match_event_handler=_collect, context=hits)
+    except Exception:  # lone surrogates, scratch in use by another thread: no filter
+        return None
+    unlocked = set(always)
+    possible = set()
+    for i in hits:
+        if i >= base:
+            possible.add(i - base)
+        else:
+            unlocked.update(literal_rules[i])
+    return unlocked, possible
 
 
 def _collect(pattern_id: int, start: int, end: int, flags: int, hits: list[int]) -> None:
@@ -190,6 +293,8 @@ def _database(patterns: tuple[tuple[int, str, bool], ...], literals: tuple[tuple
     base = len(literal_rules)
     wanted = [(rule, expression, _pattern_flags(ascii_text and fold, not ascii_text))
               for rule, expression, fold in patterns]
+    if not exprs and not wanted:  # nothing to scan for: nothing to compile or keep either
+        return None, (), 0, frozenset(), tuple(always)
     key = _cache_key(exprs, ids, flags, base, wanted)
     cached = _from_cache(key)
     if cached is not None:

@@ -45,6 +45,11 @@ class Rule:
     literal to gate on: the rule only runs where it returns True, and a text on which every
     rule's gate and prefilter fails is accepted without running any rule.
 
+    `shape`, optional, for a rule given as a `check` on the lower-case or prose view: a regex
+    that matches wherever the rule can fire (a necessary condition on its view, prefilter
+    included). It is never run in Python; the native prefilter rules the rule out where the
+    shape is not found, so neither its prefilter nor its check runs there.
+
     `finder`, optional, is a regex that matches wherever `pattern` does (typically `pattern`
     without its leading look-behind, which stops the regex engine from skipping ahead to a
     literal prefix): it is searched first, and `pattern` only from its first match on.
@@ -69,6 +74,7 @@ class Rule:
     view: str = ""
     finder: re.Pattern[str] | None = None
     prefilter: Callable[[str], bool] | None = None
+    shape: re.Pattern[str] | None = None
 
     def __post_init__(self) -> None:
         if self.severity not in SEVERITIES:

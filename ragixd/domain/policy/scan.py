@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from .decode import decoded_views
 from .literals import LiteralScanner
 from .native import NativePrefilter, Scan, available
-from .normalize import normalize, prose_view
+from .normalize import normalize, prose_of_lower
 from .rejoin import JOINABLE_RULES, joined_lines, spaced_words
 from .rules import INJECTION, LONG_TOKEN, Rule
 from .secret_rules import strip_public_blocks
@@ -44,19 +44,20 @@ def long_tokens(text: str) -> str:
 class Views:
     """The texts rules read; `long` holds only whitespace-free runs of LONG_TOKEN or more chars."""
 
-    __slots__ = ("found", "long", "long_lower", "lower", "native", "prose", "text")
+    __slots__ = ("found", "long", "long_lower", "lower", "native_long", "native_other", "prose", "text")
 
     def __init__(self, normalized: str) -> None:
         lower = normalized.lower()
         self.text = normalized
         self.lower = lower
-        self.prose = lower if lower.isascii() else prose_view(normalized)
+        self.prose = prose_of_lower(lower)  # `lower` itself when they are the same text
         self.long = long = long_tokens(normalized)
         self.long_lower = long.lower() if long else ""
         # Gate name ("both" when prose is lower) -> its literals in the view, once scanned.
         self.found: dict[str, set[str]] = {}
-        # The native prefilter's scans (long view, other views), once made; False: none.
-        self.native: tuple[Scan | None, Scan] | bool | None = None
+        # The native prefilter's scans (long view, other views), each once made; False: none.
+        self.native_long: Scan | bool | None = None
+        self.native_other: Scan | bool | None = None
 
     @classmethod
     def of(cls, normalized: str) -> Views:
@@ -132,6 +133,7 @@ class RuleIndex:
         # and rules out the rules whose pattern cannot match: fewer regexes run, same verdicts.
         self.native = NativePrefilter(self.rules, unlocks) if native and available() else None
         self._always_other = frozenset(i for view, ids in always.items() if view != "long" for i in ids)
+        self._always_long = frozenset(always.get("long", ()))
         self._subsets: dict[str, RuleIndex | None] = {}
 
     def subset(self, name: str) -> RuleIndex | None:
@@ -146,33 +148,38 @@ class RuleIndex:
             self._subsets[name] = RuleIndex(rules, native=False) if rules else None
         return self._subsets[name]
 
-    def _native_scans(self, views: Views) -> tuple[Scan | None, Scan] | None:
-        """The native scans of these views (made once, kept on `views`), or None without them."""
-        scans = views.native
-        if scans is None:
-            scans = views.native = self._scan_natively(views)
-        return scans or None  # type: ignore[return-value]
+    def _native_long(self, views: Views) -> Scan | None:
+        """The native scan of the long-token view (made once, kept on `views`), or None."""
+        scan = views.native_long
+        if scan is None:
+            scan = views.native_long = self._scan_long(views) or False
+        return scan or None
 
-    def _scan_natively(self, views: Views) -> tuple[Scan | None, Scan] | bool:
-        native = self.native
-        if native is None:
-            return False
+    def _native_other(self, views: Views) -> Scan | None:
+        """The native scan of the other views (made once, kept on `views`), or None. Apart
+        from the long view's: when a provider rule decides on a long token, it is never made."""
+        scan = views.native_other
+        if scan is None:
+            scan = views.native_other = self._scan_others(views) or False
+        return scan or None
+
+    def _scan_long(self, views: Views) -> Scan | None:
+        if self.native is None or not views.long:
+            return None
+        if views.long.isascii():
+            return self.native.prefilter([("long_ascii", views.long)], self._always_long)
+        return self.native.prefilter([("long", views.long), ("long_lower", views.long_lower)], self._always_long)
+
+    def _scan_others(self, views: Views) -> Scan | None:
+        if self.native is None:
+            return None
         if views.text.isascii():  # then lower and prose are the text in lower case
-            others = [native.scan("ascii", views.text)]
+            others = [("ascii", views.text)]
         elif views.prose is views.lower:
-            others = [native.scan("text", views.text), native.scan("both", views.lower)]
+            others = [("text", views.text), ("both", views.lower)]
         else:
-            others = [native.scan("text", views.text), native.scan("lower", views.lower),
-                      native.scan("prose", views.prose)]
-        long_scans: list[Scan | None] = []
-        if views.long:
-            if views.long.isascii():
-                long_scans = [native.scan("long_ascii", views.long)]
-            else:
-                long_scans = [native.scan("long", views.long), native.scan("long_lower", views.long_lower)]
-        if None in others or None in long_scans:
-            return False
-        return (_merge(long_scans) if long_scans else None), _merge(others)  # type: ignore[arg-type]
+            others = [("text", views.text), ("lower", views.lower), ("prose", views.prose)]
+        return self.native.prefilter(others, self._always_other)
 
     def quiet(self, views: Views, normalized: str) -> bool:
         """True when no rule can fire on the text or its decodings: no long token (so nothing
@@ -181,7 +188,7 @@ class RuleIndex:
         and its answer is kept on `views` for the rules when it does not."""
         if views.long or "%" in normalized or "&" in normalized:
             return False
-        if self._native_scans(views) is not None:
+        if self._native_other(views) is not None:
             # Quiet when every rule left has a prefilter and none passes.
             meta = self.meta
             return all(meta[i][4] is not None and not meta[i][4](views.read(meta[i][1]))
@@ -204,11 +211,9 @@ class RuleIndex:
     def _long_candidates(self, views: Views) -> set[int]:
         """The rules unlocked by the long-token view (none when the text has no long token)."""
         chosen: set[int] = set()
-        scans = self._native_scans(views) if views.long else None
-        if scans is not None:
-            long_scan = scans[0]
-            assert long_scan is not None
-            return (long_scan.unlocked | set(self.always.get("long", ()))) - long_scan.ruled_out
+        long_scan = self._native_long(views) if views.long else None
+        if long_scan is not None:
+            return (long_scan.unlocked | self._always_long) - long_scan.ruled_out
         if views.long:
             chosen.update(self.always.get("long", ()))
             long_gate = self.gates.get("long")
@@ -218,9 +223,9 @@ class RuleIndex:
 
     def _other_candidates(self, views: Views) -> set[int]:
         """The rules unlocked by every other view."""
-        scans = self._native_scans(views)
-        if scans is not None:
-            return (scans[1].unlocked | self._always_other) - scans[1].ruled_out
+        other_scan = self._native_other(views)
+        if other_scan is not None:
+            return (other_scan.unlocked | self._always_other) - other_scan.ruled_out
         chosen: set[int] = set()
         for view, indexes in self.always.items():
             if view != "long":
@@ -280,12 +285,6 @@ class RuleIndex:
                 if first_only and rule.severity == "hard":
                     return True
         return False
-
-
-def _merge(scans: list[Scan]) -> Scan:
-    if len(scans) == 1:
-        return scans[0]
-    return Scan(set().union(*(s.unlocked for s in scans)), set().union(*(s.ruled_out for s in scans)))
 
 
 def _undone_splits(index: RuleIndex, normalized: str) -> list[tuple[RuleIndex, str]]:

@@ -45,28 +45,33 @@ class Unsupported(Exception):
     """The pattern uses a construct with no looser equivalent here."""
 
 
-def superset_expression(pattern: re.Pattern[str], utf8: bool = True) -> str | None:
+def superset_expression(pattern: re.Pattern[str], utf8: bool = True, keep_negated: bool = False) -> str | None:
     """An expression matching at least every substring `pattern` matches, or None.
 
     `utf8`: for a scan of UTF-8 in code points; False, for a byte scan of ASCII text only.
+    `keep_negated`: negated classes are written negated (`[^a-z]`) instead of as the
+    characters they let through. A caseless scan then reads `[^a-z]` as PCRE does, leaving
+    out the upper-case letters too: right where the scanned text stands for its lower-case
+    form (a rule on the lower-case or prose view), too narrow where case matters.
     """
     if not isinstance(pattern.pattern, str):
         return None
-    return _expression(pattern.pattern, pattern.flags, utf8)
+    return _expression(pattern.pattern, pattern.flags, utf8, keep_negated)
 
 
 @lru_cache(maxsize=4096)  # every policy built in a process translates the same rule patterns
-def _expression(source: str, flags: int, utf8: bool) -> str | None:
+def _expression(source: str, flags: int, utf8: bool, keep_negated: bool = False) -> str | None:
     try:
         tree = _p.parse(source, flags)
-        return _Emitter(_NON_ASCII[utf8]).seq(tree, flags)
+        return _Emitter(_NON_ASCII[utf8], keep_negated).seq(tree, flags)
     except (Unsupported, re.error, RecursionError):
         return None
 
 
 class _Emitter:
-    def __init__(self, non_ascii: str) -> None:
+    def __init__(self, non_ascii: str, keep_negated: bool = False) -> None:
         self.non_ascii = non_ascii
+        self.keep_negated = keep_negated
 
     def seq(self, items, flags: int) -> str:  # type: ignore[no-untyped-def]
         return "".join(self.node(op, av, flags) for op, av in items)
@@ -78,10 +83,14 @@ class _Emitter:
         if op is _c.LITERAL:
             return self.literal(av, caseless)
         if op is _c.NOT_LITERAL:
+            if self.keep_negated and av < 128:
+                return self.negated({av})
             return self.klass(_ALL - ({av} if av < 128 else set()), True)
         if op is _c.ANY:
             return self.klass(_ALL if flags & re.DOTALL else _ALL - {10}, True)
         if op is _c.IN:
+            if self.keep_negated and av and av[0][0] is _c.NEGATE:
+                return self.negated(_in(av[1:], flags)[0])
             return self.klass(*_in(av, flags))
         if op is _c.BRANCH:
             return "(?:" + "|".join(self.seq(alt, flags) for alt in av[1]) + ")"
@@ -105,21 +114,34 @@ class _Emitter:
             return self.klass(_fold({code}, True), True)
         return f"\\x{code:02x}"
 
+    def negated(self, chars: set[int] | frozenset[int]) -> str:
+        """Every character but these ASCII ones (their non-ASCII members, if any, are let
+        through: only looser)."""
+        if not chars:
+            return self.klass(_ALL, True)
+        return "[^" + "".join(_ranges(chars)) + "]"
+
     def klass(self, chars: set[int] | frozenset[int], non_ascii: bool) -> str:
-        parts = []
-        codes = sorted(chars)
-        i = 0
-        while i < len(codes):
-            j = i
-            while j + 1 < len(codes) and codes[j + 1] == codes[j] + 1:
-                j += 1
-            parts.append(f"\\x{codes[i]:02x}" if i == j else f"\\x{codes[i]:02x}-\\x{codes[j]:02x}")
-            i = j + 1
+        parts = _ranges(chars)
         if non_ascii:
             parts.append(self.non_ascii)
         if not parts:
             raise Unsupported("empty class")
         return "[" + "".join(parts) + "]"
+
+
+def _ranges(chars: set[int] | frozenset[int]) -> list[str]:
+    """The characters as class members, consecutive ones as ranges."""
+    parts = []
+    codes = sorted(chars)
+    i = 0
+    while i < len(codes):
+        j = i
+        while j + 1 < len(codes) and codes[j + 1] == codes[j] + 1:
+            j += 1
+        parts.append(f"\\x{codes[i]:02x}" if i == j else f"\\x{codes[i]:02x}-\\x{codes[j]:02x}")
+        i = j + 1
+    return parts
 
 
 def _fold(chars: set[int], caseless: bool) -> set[int]:
