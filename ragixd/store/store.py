@@ -32,9 +32,6 @@ from .projection import ConnectionView, Projections
 from .projectors import fts
 
 REPLAY_BATCH = 20_000
-# The secondary indexes a replay itself reads (the next revision number of an item); every other
-# index of the projection tables is built after the rows are in, not kept up row by row.
-REPLAY_READS = frozenset({"idx_revisions_item"})
 # Tables that are not projections of the log and are left out of dumps and rebuilds.
 NOT_PROJECTED = ("memory_events", "schema_migrations", keys.KEYS_TABLE)
 
@@ -294,7 +291,6 @@ def replay(source: apsw.Connection, target: apsw.Connection, projections: Projec
     with projections.replaying():
         target.execute("BEGIN")
         try:
-            deferred = _drop_secondary_indexes(target)
             for event in log.read(source, 0):
                 projections.apply(target, event)
                 count += 1
@@ -313,8 +309,6 @@ def replay(source: apsw.Connection, target: apsw.Connection, projections: Projec
                 fts.optimize(target)  # one segment instead of one per batch
             if head:
                 projections.record_position(target, head)
-            for sql in deferred:  # in the last transaction: no position at head without them
-                target.execute(sql)
             target.execute("COMMIT")
         except BaseException:
             projections.discard()
@@ -323,19 +317,6 @@ def replay(source: apsw.Connection, target: apsw.Connection, projections: Projec
     if progress:
         progress("replay", count, total)
     return count
-
-
-def _drop_secondary_indexes(conn: apsw.Connection) -> list[str]:
-    """Drop the projection tables' secondary indexes a replay does not read; return the SQL
-    that makes them again. An index built once over sorted keys costs a fraction of one kept up
-    through a hundred thousand inserts at random keys (content hashes, creation times)."""
-    tables = set(projection_tables(conn))
-    rows = conn.execute("SELECT name, tbl_name, sql FROM sqlite_master WHERE type='index' AND sql IS NOT NULL "
-                        "ORDER BY name").fetchall()
-    dropped = [(name, sql) for name, table, sql in rows if table in tables and name not in REPLAY_READS]
-    for name, _ in dropped:
-        conn.execute(f'DROP INDEX "{name}"')
-    return [sql for _, sql in dropped]
 
 
 def dump_projections(conn: apsw.Connection) -> dict[str, list[tuple]]:

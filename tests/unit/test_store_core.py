@@ -384,7 +384,7 @@ def _schema(conn):
 
 
 def test_a_rebuild_leaves_the_schema_a_fresh_store_has(store, tmp_path):
-    """A replay builds the secondary indexes after the rows: every one is back, as migrated."""
+    """A rebuild drops every projection and makes it again: the same tables and indexes."""
     from ragixd.store.store import Store
 
     for i in range(30):
@@ -401,8 +401,8 @@ def test_a_rebuild_leaves_the_schema_a_fresh_store_has(store, tmp_path):
 
 
 def test_a_rebuild_cut_short_is_redone_on_open(tmp_path, monkeypatch):
-    """A replay that fails after committing some batches (its indexes not yet rebuilt) leaves
-    positions behind the log: the next open rebuilds, and the schema is whole again."""
+    """A replay that fails after committing some batches leaves positions behind the log: the
+    next open rebuilds, and the projections are whole again."""
     import ragixd.store.store as store_mod
     from ragixd.store.projectors.entities import EntitiesProjector
     from ragixd.store.store import Store
@@ -422,7 +422,7 @@ def test_a_rebuild_cut_short_is_redone_on_open(tmp_path, monkeypatch):
     monkeypatch.setattr(EntitiesProjector, "apply", failing)
     with pytest.raises(RuntimeError):
         s.rebuild()
-    assert _schema(s.reader()) != expected  # three batches committed, their indexes not made
+    assert s.reader().execute("SELECT count(*) FROM memory_items").fetchone()[0] < 30  # cut short
     s.close()
     monkeypatch.setattr(EntitiesProjector, "apply", original)
     s = Store(tmp_path / "memory.db", synchronous="NORMAL")
