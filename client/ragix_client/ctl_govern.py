@@ -11,18 +11,13 @@ from typing import IO, Any
 from ragixd.errors import InvalidInput
 
 from .client import Client
-from .inputs import read_stdin
+from .inputs import read_file, read_stdin
 
 BATCH = 500
 
 
 def _read(path: str | None) -> str:
-    if path in (None, "-"):
-        return read_stdin()
-    try:
-        return Path(path).expanduser().read_text(encoding="utf-8", errors="replace")
-    except OSError as e:
-        raise InvalidInput("file", f"cannot read {path}: {e.strerror}") from None
+    return read_stdin() if path in (None, "-") else read_file(path)
 
 
 def outcome_lines(result: dict[str, Any]) -> str:

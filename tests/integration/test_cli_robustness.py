@@ -89,6 +89,19 @@ def test_stdin_that_is_not_utf8_is_a_clear_usage_error(daemon):
     assert daemon.client().stats()["items"] == 0
 
 
+def test_a_named_file_that_is_not_utf8_is_refused_not_stored_with_its_letters_replaced(daemon, capsys, tmp_path):
+    text, proposals, export = tmp_path / "answer.txt", tmp_path / "p.json", tmp_path / "e.jsonl"
+    text.write_bytes(b"caf\xe9 au lait\n")
+    proposals.write_bytes(b'[{"title": "caf\xe9", "content": "order", "why_store": "x"}]')
+    export.write_bytes(b'{"format": "ragix-export/1", "item": {"title": "caf\xe9"}}\n')
+    for args in (["parse", "--file", str(text)], ["policy", "check", "--file", str(text)],
+                 ["propose", "--file", str(proposals)], ["import", str(export)]):
+        code, out, err = run(daemon, capsys, *args)
+        assert code == 2, (args, out, err)
+        assert "not valid UTF-8" in err and "0xe9" in err and "\ufffd" not in out
+    assert daemon.client().stats()["items"] == 0
+
+
 def test_argv_that_is_not_utf8_is_a_clear_usage_error(daemon):
     proc = subprocess.run([*CTL, "--endpoint", daemon.endpoint, "search", b"caf\xe9"], capture_output=True,
                           timeout=60)
