@@ -25,6 +25,7 @@ from .inputs import read_stdin
 from .progress import with_progress
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNAVAILABLE = 0, 1, 2, 3
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
 
 DESCRIPTION = """\
 ragixctl: talk to the ragix memory daemon (ragixd).
@@ -36,7 +37,7 @@ Start the daemon first (`ragixd`, or `make run` in a checkout), then for example
 """
 EPILOG = """\
 exit codes: 0 ok, 1 error answered by the daemon (or verify failed), 2 bad usage or input,
-3 daemon unreachable or timed out.
+3 daemon unreachable or timed out, 130 interrupted (Ctrl-C; tail stops with 0).
 endpoint: --endpoint, else $RAGIX_ENDPOINT, else ipc://$XDG_RUNTIME_DIR/ragix/ragixd.sock.
 """
 
@@ -322,6 +323,11 @@ def main(argv: list[str] | None = None) -> int:
         # stdout pointed at /dev/null so that the interpreter's final flush raises nothing.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
+    except KeyboardInterrupt:
+        # Ctrl-C: one line, not a traceback. The daemon keeps what it had acknowledged (a pipe's
+        # chunks written so far) and finishes a rebuild or verify it had begun.
+        print("\nragixctl: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 def _main(argv: list[str] | None) -> int:

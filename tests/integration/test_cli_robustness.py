@@ -272,3 +272,24 @@ def test_retire_archives_the_chunks_of_a_file_that_is_gone(daemon, tmp_path, cap
     assert live == ["The deploy script lives in the repo."]
     assert ctl.main(["--endpoint", daemon.endpoint, "retire", "old.md"]) == 0
     assert "nothing to retire" in capsys.readouterr().out
+
+
+def test_ctrl_c_while_waiting_for_an_answer_ends_with_one_line_and_exit_130(tmp_path):
+    import signal
+
+    import zmq
+    ctx = zmq.Context.instance()
+    silent = ctx.socket(zmq.ROUTER)  # takes the request and never answers, as a long rebuild would
+    endpoint = f"ipc://{tmp_path / 'slow.sock'}"
+    silent.bind(endpoint)
+    try:
+        proc = subprocess.Popen([*CTL, "--endpoint", endpoint, "rebuild"], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        assert silent.poll(60_000), "ragixctl sent nothing"
+        silent.recv_multipart()  # it is now waiting for the answer
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        silent.close(linger=0)
+    assert proc.returncode == 130, err
+    assert b"Traceback" not in err and err.strip().endswith(b"ragixctl: interrupted")
