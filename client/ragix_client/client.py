@@ -34,6 +34,9 @@ POSITIONAL = {
 # instead of being dropped by the transport.
 DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 
+# How often a call that waits for its answer checks that an ipc daemon is still there.
+ALIVE_CHECK_S = 1.0
+
 # What a CURVE client's socket monitor reports when the daemon refuses the handshake: a client
 # key it does not admit (AUTH: the ZAP handler said no), or a server key that is not the
 # daemon's (the daemon cannot read the hello and drops the connection). ZeroMQ itself would
@@ -139,9 +142,14 @@ class Client:
             raise Unavailable(f"cannot send to ragixd at {self.endpoint}") from None
         while True:
             remaining = deadline - time.monotonic()
-            ready = dict(conn.poller.poll(int(remaining * 1000) + 1)) if remaining > 0 else {}
+            # In slices, so that a daemon that dies while we wait is noticed, not waited out.
+            wait = min(remaining, ALIVE_CHECK_S)
+            ready = dict(conn.poller.poll(int(wait * 1000) + 1)) if remaining > 0 else {}
             if conn.monitor is not None and conn.monitor in ready:
                 self._check_handshake(conn, op)
+            if sock not in ready and not ready and remaining > ALIVE_CHECK_S:
+                self._check_alive(op)
+                continue
             if sock not in ready:
                 if ready:
                     continue  # a monitor event that is no refusal
@@ -192,6 +200,21 @@ class Client:
             pass  # anything else (permissions, path too long): let ZeroMQ report it
         finally:
             probe.close()
+
+    def _check_alive(self, op: str) -> None:
+        """While an answer is awaited: an ipc socket file that nobody listens on any more means
+        the daemon died (killed, crashed) and will never answer; said at once. A daemon that
+        stops cleanly removes its socket first and answers what it holds (`busy`), so a socket
+        file that is gone is waited on as before."""
+        if not self.endpoint.startswith("ipc://"):
+            return
+        try:
+            self._check_listening()
+        except Unavailable:
+            self._reset()
+            raise Unavailable(f"ragixd at {self.endpoint} stopped before answering {op} (killed or "
+                              "crashed): whether it was done is unknown; start the daemon again and "
+                              "check", endpoint=self.endpoint, op=op) from None
 
     def _check_size(self, op: str, size: int) -> None:
         if self._max_message is None:

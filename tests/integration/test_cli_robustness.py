@@ -293,3 +293,42 @@ def test_ctrl_c_while_waiting_for_an_answer_ends_with_one_line_and_exit_130(tmp_
         silent.close(linger=0)
     assert proc.returncode == 130, err
     assert b"Traceback" not in err and err.strip().endswith(b"ragixctl: interrupted")
+
+
+def test_a_daemon_killed_while_a_request_waits_is_said_at_once_not_after_the_time_out(tmp_path):
+    import threading
+    import time
+
+    endpoint = f"ipc://{tmp_path / 'dies.sock'}"
+    # A daemon stand-in that takes the request, never answers, and is killed (its socket file stays).
+    stand_in = subprocess.Popen([sys.executable, "-c", (
+        "import sys, zmq\n"
+        "s = zmq.Context.instance().socket(zmq.ROUTER)\n"
+        f"s.bind({endpoint!r})\n"
+        "print('ready', flush=True)\n"
+        "s.recv_multipart()\n"
+        "print('got', flush=True)\n"
+        "import time; time.sleep(600)\n")], stdout=subprocess.PIPE, text=True)
+    try:
+        assert stand_in.stdout.readline().strip() == "ready"
+        outcome = {}
+
+        def ask():
+            started = time.monotonic()
+            try:
+                Client(endpoint, timeout=60).search("deploy")
+            except Exception as e:  # noqa: BLE001 - the test looks at which one
+                outcome["error"] = e
+            outcome["took"] = time.monotonic() - started
+
+        waiter = threading.Thread(target=ask)
+        waiter.start()
+        assert stand_in.stdout.readline().strip() == "got"
+        stand_in.kill()
+        waiter.join(60)
+    finally:
+        stand_in.kill()
+        stand_in.wait()
+    assert isinstance(outcome.get("error"), Unavailable), outcome
+    assert "stopped before answering search" in str(outcome["error"]) and outcome["took"] < 30
+
