@@ -10,7 +10,7 @@ import socket
 import threading
 import time
 import weakref
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import msgpack
 import zmq
@@ -105,8 +105,11 @@ class Client:
             self._local.conn = None
             conn.close()
 
-    def call(self, op: str, args: dict[str, Any] | None = None, timeout: float | None = None) -> dict[str, Any]:
-        """Send one request and wait for its answer; raise the server's error as an exception."""
+    def call(self, op: str, args: dict[str, Any] | None = None, timeout: float | None = None,
+             keep_waiting: Callable[[], bool] | None = None) -> dict[str, Any]:
+        """Send one request and wait for its answer; raise the server's error as an exception.
+        When the time-out runs out and `keep_waiting()` says the daemon is still at the work
+        (a rebuild reporting progress), wait another time-out."""
         self._check_socket_file()
         req_id = next(self._ids)
         message = _encode({"v": PROTOCOL_VERSION, "id": req_id, "op": op, "args": args or {}})
@@ -121,7 +124,7 @@ class Client:
             if getattr(self._local, "conn", None) is conn:
                 self._local.conn = None
         try:
-            return self._exchange(conn, op, req_id, message, timeout)
+            return self._exchange(conn, op, req_id, message, timeout, keep_waiting)
         finally:
             with self._lock:
                 conn.busy = False
@@ -132,9 +135,10 @@ class Client:
                 conn.close()
 
     def _exchange(self, conn: "_Conn", op: str, req_id: int, message: bytes,
-                  timeout: float | None) -> dict[str, Any]:
+                  timeout: float | None, keep_waiting: Callable[[], bool] | None = None) -> dict[str, Any]:
         sock = conn.sock
-        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        span = self.timeout if timeout is None else timeout
+        deadline = time.monotonic() + span
         try:
             sock.send(message, zmq.NOBLOCK)
         except zmq.Again:
@@ -149,6 +153,9 @@ class Client:
                 self._check_handshake(conn, op)
             if sock not in ready and not ready and remaining > ALIVE_CHECK_S:
                 self._check_alive(op)
+                continue
+            if sock not in ready and not ready and keep_waiting is not None and keep_waiting():
+                deadline = time.monotonic() + span
                 continue
             if sock not in ready:
                 if ready:

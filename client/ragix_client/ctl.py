@@ -22,7 +22,7 @@ from .client import Client
 from .ctl_pipe import budget_hint
 from .itemtypes import KNOWN, check_filter, unknown_type_note
 from .inputs import read_stdin
-from .progress import with_progress
+from .progress import still_working, with_progress
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNAVAILABLE = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
@@ -272,13 +272,21 @@ def cmd_status(c: Client, ns) -> tuple[Any, str]:
     return r, render.render_kv(r)
 
 
+def _long_op(c: Client, ns, op: str) -> dict[str, Any]:
+    """verify or rebuild: --timeout is how long the daemon may go without working on it, not
+    how long it may take (minutes on a large log)."""
+    with Client(ns.endpoint, timeout=min(ns.timeout, 5.0)) as probe:
+        return with_progress(ns.endpoint, op, lambda: c.call(op, {}, timeout=ns.timeout,
+                                                             keep_waiting=still_working(probe, op)))
+
+
 def cmd_verify(c: Client, ns) -> tuple[Any, str]:
-    r = with_progress(ns.endpoint, "verify", lambda: c.verify(timeout=ns.timeout))
+    r = _long_op(c, ns, "verify")
     return r, render.render_verify(r)
 
 
 def cmd_rebuild(c: Client, ns) -> tuple[Any, str]:
-    r = with_progress(ns.endpoint, "rebuild", lambda: c.rebuild(timeout=ns.timeout))
+    r = _long_op(c, ns, "rebuild")
     return r, f"rebuilt every projection from {r['events']} events (head seq {r['seq']})"
 
 

@@ -102,7 +102,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="ragixctl", description=DESCRIPTION, epilog=EPILOG, formatter_class=RAW)
     parser.add_argument("--json", action="store_true", help="print the daemon's answer as JSON")
     parser.add_argument("--endpoint", help="daemon endpoint (default: $RAGIX_ENDPOINT or the XDG ipc socket)")
-    parser.add_argument("--timeout", type=positive(float), default=60.0, help="seconds to wait for an answer (default 60)")
+    parser.add_argument("--timeout", type=positive(float), default=60.0, help="seconds to wait for an answer (default 60; verify and rebuild wait as long as the "
+                             "daemon reports them in progress)")
     parser.add_argument("--server-key", help=SERVER_KEY_HELP)
     parser.add_argument("--client-key", help=CLIENT_KEY_HELP)
     parser.add_argument("--version", action="version", version=f"ragixctl {__version__}")

@@ -61,3 +61,19 @@ def _watch(endpoint: str | None, op: str, stop: threading.Event, stream: TextIO)
         if drawn:
             stream.write("\r" + " " * drawn + "\r")
             stream.flush()
+
+
+def still_working(probe: Client, op: str) -> Callable[[], bool]:
+    """For Client.call's keep_waiting: whether the daemon still lists `op` under `work` (asked
+    through `probe`, a client of its own: a rebuild of a large log outlasts any time-out), and
+    once more after it did, so that its answer, on its way, is not taken for no answer."""
+    seen = [False]
+
+    def check() -> bool:
+        try:
+            working = any(w.get("op") == op for w in probe.status().get("work", []))
+        except RagixError:
+            working = False
+        was, seen[0] = seen[0], working
+        return working or was
+    return check

@@ -332,3 +332,45 @@ def test_a_daemon_killed_while_a_request_waits_is_said_at_once_not_after_the_tim
     assert isinstance(outcome.get("error"), Unavailable), outcome
     assert "stopped before answering search" in str(outcome["error"]) and outcome["took"] < 30
 
+
+def test_a_rebuild_that_outlasts_the_time_out_is_waited_for_while_the_daemon_reports_it(tmp_path, capsys):
+    import threading
+    import time
+
+    import msgpack
+    import zmq
+    endpoint = f"ipc://{tmp_path / 'slow.sock'}"
+    router = zmq.Context.instance().socket(zmq.ROUTER)
+    router.bind(endpoint)
+    done_at = time.monotonic() + 3.0  # six time-outs of 0.5 s
+    stop = threading.Event()
+
+    def serve():  # status lists the rebuild until it is done; the rebuild's answer comes then
+        held = None
+        while not stop.is_set():
+            if held and time.monotonic() >= done_at:
+                router.send_multipart([held[0], msgpack.packb({"v": 1, "id": held[1], "ok": True,
+                                                                "result": {"events": 7, "seq": 7}})])
+                held = None
+            if not router.poll(50):
+                continue
+            peer, body = router.recv_multipart()
+            request = msgpack.unpackb(body)
+            if request["op"] == "rebuild":
+                held = (peer, request["id"])
+                continue
+            work = [{"op": "rebuild", "phase": "replay", "done": 1, "total": 7, "elapsed_s": 1.0}]
+            result = {"work": work if time.monotonic() < done_at else []}
+            router.send_multipart([peer, msgpack.packb({"v": 1, "id": request["id"], "ok": True, "result": result})])
+
+    server = threading.Thread(target=serve)
+    server.start()
+    try:
+        code = ctl.main(["--endpoint", endpoint, "--timeout", "0.5", "rebuild"])
+    finally:
+        stop.set()
+        server.join()
+        router.close(linger=0)
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "rebuilt every projection from 7 events" in out
