@@ -22,7 +22,7 @@ from .client import Client
 from .ctl_pipe import budget_hint
 from .itemtypes import KNOWN, check_filter, unknown_type_note
 from .inputs import read_stdin
-from .progress import still_working, with_progress
+from .progress import Redraw, still_working, with_progress
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNAVAILABLE = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
@@ -216,7 +216,11 @@ def cmd_embedders(c: Client, ns) -> tuple[Any, str]:
 
 def cmd_pipe(c: Client, ns) -> tuple[Any, str]:
     from .ctl_pipe import pipe
-    r = pipe(c, ns.query, ns.source or [], ns.budget, ns.tags or [], ns.k)
+    line = Redraw()  # where the ingest is, on a terminal: a large file is thousands of writes
+    try:
+        r = pipe(c, ns.query, ns.source or [], ns.budget, ns.tags or [], ns.k, line.show)
+    finally:
+        line.clear()
     for s in r["skipped"]:  # stdout carries the memory blocks to the next program
         where = s["file"] + (f" (chunk {s['chunk']})" if s["chunk"] else "")
         print(f"ragixctl: skipped {where}: {s['code']}: {s['message']}", file=sys.stderr)

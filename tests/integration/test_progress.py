@@ -109,3 +109,26 @@ def test_progress_line_and_no_drawing_off_a_terminal():
     out = io.StringIO()
     assert with_progress("ipc:///nonexistent/x.sock", "rebuild", lambda: 42, stream=out) == 42
     assert out.getvalue() == ""
+
+
+def test_pipe_draws_where_its_ingest_is_on_a_terminal_only(daemon, tmp_path):
+    notes = tmp_path / "notes.md"
+    notes.write_text("\n\n".join(f"Kiln firing {i}: cone {i % 11}, " + "glaze " * 400 for i in range(6)))
+    command = [sys.executable, "-m", "ragix_client.ctl", "--endpoint", daemon.endpoint, "pipe", "kiln",
+               "--source", str(notes)]
+    master, slave = pty.openpty()
+    try:
+        proc = subprocess.run(command, stdout=subprocess.PIPE, stderr=slave, text=True, timeout=120)
+        os.close(slave)
+        drawn = b""
+        try:
+            while chunk := os.read(master, 65536):
+                drawn += chunk
+        except OSError:  # the terminal's other end is closed: all read
+            pass
+    finally:
+        os.close(master)
+    assert proc.returncode == 0 and "[MEMORY: " in proc.stdout
+    assert b"pipe: file 1/1, notes.md: chunk 1/" in drawn
+    piped = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert piped.returncode == 0 and piped.stderr == ""
