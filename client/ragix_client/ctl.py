@@ -387,6 +387,8 @@ def _main(argv: list[str] | None) -> int:
         return EXIT_FAILED
     if ns.command == "pipe" and result.get("skipped"):  # printed, but not everything was ingested
         return EXIT_FAILED
+    if ns.command == "import" and any(result.get(k) for k in ("conflict", "refused", "invalid")):
+        return EXIT_FAILED  # a restore that left lines out is not a success to a script
     return EXIT_OK
 
 

@@ -200,12 +200,15 @@ def test_import_names_the_file_line_and_the_reason_of_each_problem(daemon, tmp_p
     path = tmp_path / "in.jsonl"
     path.write_text("\n".join([json.dumps(good), "", json.dumps(leak), json.dumps(wrong)]) + "\n")
     code, out, _ = run(daemon, capsys, "import", str(path))
-    assert code == 0 and "created 1" in out
+    assert code == 1 and "created 1" in out  # lines were left out: not a success
     assert "line 3: refused:" in out and "(no reason given)" not in out
     assert "line 4: invalid: format 'other/9'" in out
     code, out, _ = run(daemon, capsys, "--json", "import", str(path))
     problems = {p["line"]: p["status"] for p in json.loads(out)["problems"]}
-    assert problems == {3: "refused", 4: "invalid"}
+    assert problems == {3: "refused", 4: "invalid"} and code == 1
+    path.write_text(json.dumps(good) + "\n")
+    code, out, _ = run(daemon, capsys, "import", str(path))
+    assert code == 0 and "exists 1" in out  # imported again: idempotent, and a success
 
 
 def test_pipe_notes_files_it_does_not_ingest_instead_of_storing_them_mangled(daemon, tmp_path):
