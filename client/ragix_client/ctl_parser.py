@@ -76,6 +76,14 @@ def _op(sub, name: str, common, cli_name: str | None = None, summary: str | None
                           formatter_class=RAW, parents=[common], **kw)
 
 
+PROPOSAL_HELP = """\
+a proposal is an item's fields, why it is worth keeping, and where it came from:
+  [{"title": "Release day", "content": "Releases ship on Tuesdays after the stand-up",
+    "type": "decision", "tags": ["release"], "why_store": "asked twice this week",
+    "provenance": {"source_kind": "chat", "source_id": "chat-2024-05-02:14"}}]
+one without why_store or a provenance source_id is quarantined (tier stm, unverified,
+expires in 24 h); one the write policy refuses (a secret, an injection) is not stored."""
+
 MIN_SEQ_HELP = "first wait until the daemon has applied this seq (the one a write answered with)"
 
 
@@ -190,8 +198,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--idle", type=positive(float), default=None, help="stop after this many idle seconds")
 
     p = _op(sub, "propose", common)
+    p.epilog += "\n\n" + PROPOSAL_HELP
     p.add_argument("--file", help="JSON list of proposals, or {\"items\": [...]} (default: stdin)")
     p = _op(sub, "proposals.parse", common, "parse")
+    p.epilog += ("\n\nproposals in the answer: a <MEMORY_PROPOSALS_JSON>[…]</MEMORY_PROPOSALS_JSON> "
+                 "block holding\na JSON list of proposals, as for `ragixctl propose --help`; "
+                 "each block is removed from the\nanswer printed.")
     p.add_argument("--file", help="the LLM answer (default: stdin); the cleaned answer is printed")
     p = _op(sub, "export", common)
     p.add_argument("--tier", choices=["S3", "S2", "S0"], default="S3",
