@@ -19,7 +19,7 @@ from zmq.utils.monitor import recv_monitor_message
 from ragixd import paths
 from ragixd.errors import (ConfigError, Forbidden, InvalidInput, ProtocolError, Timeout, TooLarge, Unavailable,
                            from_wire)
-from ragixd.ops.catalog import CATALOG, PROTOCOL_VERSION
+from ragixd.ops.catalog import BY_NAME, CATALOG, COMMAND, PROTOCOL_VERSION
 
 # The argument a method takes positionally, for ops that have an obvious one.
 POSITIONAL = {
@@ -219,9 +219,11 @@ class Client:
             self._check_listening()
         except Unavailable:
             self._reset()
+            spec = BY_NAME.get(op)
+            unknown = ("; whether it was done is unknown: start the daemon again and check"
+                       if spec is None or spec.kind == COMMAND else "; start it again with `ragixd`")
             raise Unavailable(f"ragixd at {self.endpoint} stopped before answering {op} (killed or "
-                              "crashed): whether it was done is unknown; start the daemon again and "
-                              "check", endpoint=self.endpoint, op=op) from None
+                              f"crashed){unknown}", endpoint=self.endpoint, op=op) from None
 
     def _check_size(self, op: str, size: int) -> None:
         if self._max_message is None:
