@@ -368,7 +368,12 @@ def _make_method(op: str, summary: str):
         if args:
             if positional is None or len(args) > 1 and positional != "ids":
                 raise TypeError(f"{op} takes keyword arguments only")
-            kwargs[positional] = list(args) if positional == "ids" else args[0]
+            if positional != "ids":
+                kwargs[positional] = args[0]
+            elif len(args) == 1 and isinstance(args[0], (list, tuple)):  # read(ids) as well as read(*ids)
+                kwargs[positional] = list(args[0])
+            else:
+                kwargs[positional] = list(args)
         return self.call(op, kwargs, timeout=timeout)
 
     method.__name__ = op.replace(".", "_")
