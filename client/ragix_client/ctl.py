@@ -207,7 +207,7 @@ def _say_withheld(r: dict[str, Any]) -> None:
 
 def cmd_embedders(c: Client, ns) -> tuple[Any, str]:
     r = c.embedders()
-    rows = [f"{'*' if e['serving'] else ' '} {e['model']:<24} dim {e['dimension']:<5} "
+    rows = [f"{'*' if e['serving'] else ' '} {e['model']:<24} dim {e['dimension'] or '?':<5} "
             f"{e['embedded']}/{e['items']} items embedded, {e['indexed']} indexed"
             f"{'' if e['available'] else '  UNAVAILABLE: ' + e.get('error', '')}"
             for e in r["embedders"]]
