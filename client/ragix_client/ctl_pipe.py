@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
 import re
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -112,6 +113,12 @@ def ingest_file(client: Client, path: Path, tags: list[str], skipped: list[dict[
     the daemon refuses (a secret, an injection), are noted in `skipped` and the rest goes on.
     Then the file's earlier chunks that this ingest did not write again are archived (the
     answer, with their ids, added to `retired`)."""
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:  # its chunks' provenance names the file: it could not be sent
+        shown = os.fsencode(path).decode("utf-8", "backslashreplace")
+        skipped.append(_note(Path(shown), f"the file name {shown} is not UTF-8: not ingested (rename it)"))
+        return []
     try:
         text = read_text_file(path)
     except InvalidInput as err:

@@ -377,3 +377,15 @@ def test_a_rebuild_that_outlasts_the_time_out_is_waited_for_while_the_daemon_rep
     out, err = capsys.readouterr()
     assert code == 0, err
     assert "rebuilt every projection from 7 events" in out
+
+
+def test_pipe_skips_a_file_whose_name_is_not_utf8_and_ingests_the_rest(daemon, capsys, tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "good.md").write_text("Kiln firings run on Sundays.\n")
+    with open(os.path.join(os.fsencode(docs), b"caf\xe9.md"), "w") as f:
+        f.write("Glaze notes.\n")
+    code, out, err = run(daemon, capsys, "pipe", "kiln", "--source", str(docs))
+    assert code == 1 and "Kiln firings run on Sundays." in out
+    assert "caf\\xe9.md is not UTF-8: not ingested" in err
+    assert daemon.client().stats()["items"] == 1
