@@ -12,6 +12,7 @@ from ragixd.errors import InvalidInput
 
 from .client import Client
 from .inputs import read_file, read_stdin
+from .progress import Redraw
 
 BATCH = 500
 
@@ -95,15 +96,26 @@ def import_(c: Client, ns) -> tuple[Any, str]:
         numbers.append(n)
     totals: dict[str, int] = {}
     details = []
-    for start in range(0, len(lines), BATCH):
-        r = c.call("import", {"lines": lines[start:start + BATCH]})
-        for key in ("created", "exists", "conflict", "refused", "quarantined", "invalid"):
-            totals[key] = totals.get(key, 0) + r[key]
-        details.extend({**d, "line": numbers[d["line"] + start]} for d in r["lines"]
-                       if d["status"] not in ("created", "exists") or d.get("notes"))
+    drawn = Redraw()  # a large export takes a while to import: where it is, on a terminal
+    try:
+        for start in range(0, len(lines), BATCH):
+            drawn.show(f"import: line {numbers[start]:,} of {numbers[-1]:,}")
+            r = c.call("import", {"lines": lines[start:start + BATCH]})
+            _add_up(r, start, numbers, totals, details)
+    finally:
+        drawn.clear()
     text = ", ".join(f"{k} {v}" for k, v in totals.items())
     text += "".join(f"\n  line {d['line']}: {d['status']}: {_why(d)}" for d in details[:50])
     return {**totals, "problems": details}, text
+
+
+def _add_up(r: dict[str, Any], start: int, numbers: list[int], totals: dict[str, int],
+            details: list[dict[str, Any]]) -> None:
+    """One batch's answer into the totals and the problems, each named by its file line."""
+    for key in ("created", "exists", "conflict", "refused", "quarantined", "invalid"):
+        totals[key] = totals.get(key, 0) + r[key]
+    details.extend({**d, "line": numbers[d["line"] + start]} for d in r["lines"]
+                   if d["status"] not in ("created", "exists") or d.get("notes"))
 
 
 def _why(problem: dict[str, Any]) -> str:
