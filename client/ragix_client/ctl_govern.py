@@ -68,8 +68,11 @@ def _open_output(path: str | None) -> IO[str]:
 def export(c: Client, ns) -> tuple[Any, str]:
     out = _open_output(ns.output)
     count, after = 0, 0
+    drawn = Redraw() if out is not sys.stdout else None  # not between the lines on a terminal
     try:
         while True:
+            if drawn is not None:
+                drawn.show(f"export: {count:,} items")
             page = c.export(tier=ns.tier, after=after, limit=BATCH, include_archived=ns.include_archived)
             for line in page["lines"]:
                 out.write(json.dumps(line, ensure_ascii=False, sort_keys=True) + "\n")
@@ -78,6 +81,8 @@ def export(c: Client, ns) -> tuple[Any, str]:
                 break
             after = page["next"]
     finally:
+        if drawn is not None:
+            drawn.clear()
         if out is not sys.stdout:
             out.close()
     result = {"exported": count, "tier": ns.tier, "output": ns.output or "-"}

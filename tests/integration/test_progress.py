@@ -151,3 +151,13 @@ def test_import_draws_where_it_is_on_a_terminal_only(daemon, tmp_path):
     assert b"import: line 1 of 3" in drawn
     piped = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert piped.returncode == 0 and piped.stderr == "" and "exists 3" in piped.stdout
+
+
+def test_export_to_a_file_draws_its_count_on_a_terminal_only(daemon, tmp_path):
+    daemon.client().write(title="kiln", content="firing on Sunday")
+    target = tmp_path / "out.jsonl"
+    command = [sys.executable, "-m", "ragix_client.ctl", "--endpoint", daemon.endpoint, "export", "-o", str(target)]
+    proc, drawn = _stderr_on_a_terminal(command)
+    assert proc.returncode == 0 and b"export: 0 items" in drawn and "exported 1 items" in proc.stdout
+    piped = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert piped.returncode == 0 and "export:" not in piped.stderr and len(target.read_text().splitlines()) == 1
