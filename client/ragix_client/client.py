@@ -185,7 +185,8 @@ class Client:
         """Fail at once, not after the time-out, when an ipc endpoint has no socket at all."""
         if self.endpoint.startswith("ipc://") and not os.path.exists(self.endpoint[len("ipc://"):]):
             raise Unavailable(f"ragixd is not running at {self.endpoint} (no socket there); "
-                              "start it with `ragixd` or `make run`", endpoint=self.endpoint)
+                              "start it with `ragixd` or `make run`, or, if it runs on another socket, "
+                              "give that one (--endpoint, or RAGIX_ENDPOINT)", endpoint=self.endpoint)
 
     def _check_listening(self) -> None:
         """An ipc socket file that nobody listens on (a daemon that was killed) is said at once:
