@@ -61,13 +61,14 @@ def _item_fields(p: argparse.ArgumentParser, required: bool) -> None:
     p.add_argument("--title", required=required, help="at most 200 characters")
     p.add_argument("--content", help="the memory itself (at most 3000 characters unless --type pointer); "
                    "'-' reads standard input")
-    p.add_argument("--tags", type=csv, help="comma-separated tags")
-    p.add_argument("--entities", type=csv, help="comma-separated entities (people, systems)")
+    replacing = "" if required else ", replacing the item's ('' removes them all)"
+    p.add_argument("--tags", type=csv, help="comma-separated tags" + replacing)
+    p.add_argument("--entities", type=csv, help="comma-separated entities (people, systems)" + replacing)
     p.add_argument("--type", help=f"{KNOWN}" + (" (default note)" if required else "")
                    + "; an unknown type is stored as note, with a warning")
     p.add_argument("--tier", help="stm, mtm or ltm (mtm/ltm need --source)" + (" (default stm)" if required else ""))
-    p.add_argument("--scope", help="project or domain scope (default: project)")
-    p.add_argument("--store", help="private (default), shared or social")
+    p.add_argument("--scope", help="project or domain scope" + (" (default: project)" if required else ""))
+    p.add_argument("--store", help="private" + (" (default)" if required else "") + ", shared or social")
     p.add_argument("--source", help="provenance source id, e.g. notes.md:3")
     p.add_argument("--source-kind", choices=["chat", "doc", "tool", "mixed"])
     p.add_argument("--confidence", type=float)
@@ -90,6 +91,7 @@ def _item_args(ns: argparse.Namespace, new: bool = False) -> dict[str, Any]:
         raise InvalidInput("--title", "is empty: give a title of at most 200 characters")
     fields = _pick(ns, ("title", "content", "tags", "entities", "type", "tier", "scope", "store",
                         "confidence"))
+    fields.update({k: [] for k in ("tags", "entities") if getattr(ns, k) == []})  # given as '': none
     if ns.content == "-":
         fields["content"] = read_stdin()
         if not fields["content"].strip():

@@ -273,3 +273,12 @@ def test_tail_errors_use_the_usual_exit_codes_and_json_shape(daemon, capsys, tmp
     code = ctl.main(["--json", "--endpoint", f"ipc://{tmp_path}/nowhere/x.sock", "tail", "--count", "1"])
     out, err = capsys.readouterr()
     assert code == 3 and json.loads(out)["ok"] is False
+
+
+def test_update_with_empty_tags_removes_them_all(daemon, capsys):
+    c = daemon.client()
+    item = c.write(title="Kiln", content="Firing on Sunday", tags=["pottery", "kiln"], entities=["Ana"])
+    code, out, err = run(daemon, capsys, "update", item["id"], "--tags", "", "--entities", "")
+    assert code == 0, err
+    stored = c.read(item["id"])["items"][0]
+    assert stored["tags"] == [] and stored["entities"] == [] and stored["content"] == "Firing on Sunday"
