@@ -15,6 +15,7 @@ from .inputs import read_file, read_stdin
 from .progress import Redraw
 
 BATCH = 500
+PROPOSE_BATCH = 100  # the most proposals one propose op takes (schemas/ops/propose.json)
 
 
 def _read(path: str | None) -> str:
@@ -40,8 +41,15 @@ def propose(c: Client, ns) -> tuple[Any, str]:
     items = data.get("items") if isinstance(data, dict) else data
     if not isinstance(items, list):
         raise InvalidInput("file", "expected a JSON list of proposals or {\"items\": [...]}")
-    r = c.propose(items=items)
-    return r, outcome_lines(r)
+    total: dict[str, Any] = {"items": [], "seq": 0}
+    for start in range(0, len(items), PROPOSE_BATCH) or [0]:  # the op takes 100 at a time
+        r = c.propose(items=items[start:start + PROPOSE_BATCH])
+        total["items"] += [{**item, "index": item["index"] + start} if "index" in item else item
+                           for item in r["items"]]
+        total["seq"] = max(total["seq"], r["seq"])
+        for key in ("accepted", "quarantined", "duplicate", "refused", "invalid"):
+            total[key] = total.get(key, 0) + r[key]
+    return total, outcome_lines(total)
 
 
 def parse(c: Client, ns) -> tuple[Any, str]:

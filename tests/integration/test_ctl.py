@@ -132,3 +132,14 @@ def test_the_proposal_shown_by_propose_help_is_accepted_and_quarantined_without_
     bare = [{k: v for k, v in shown[0].items() if k != "why_store"}]
     bare[0]["content"] += " (again)"
     assert c.propose(items=bare)["items"][0]["status"] == "quarantined"
+
+
+def test_propose_takes_a_file_of_more_proposals_than_one_op_takes(daemon, capsys, tmp_path):
+    proposals = [{"title": f"Glaze {i}", "content": f"Glaze recipe number {i}", "why_store": "asked",
+                  "provenance": {"source_kind": "chat", "source_id": f"chat:{i}"}} for i in range(150)]
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(proposals))
+    assert ctl.main(["--endpoint", daemon.endpoint, "--json", "propose", "--file", str(path)]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["accepted"] == 150 and [i["index"] for i in answer["items"]] == list(range(150))
+    assert daemon.client().stats()["items"] == 150
