@@ -222,9 +222,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     palace = sub.add_parser("palace", help="Browse and assign memory palace locations.",
                             description="The memory palace: domain/room/shelf/card.",
-                            epilog="examples:\n  ragixctl palace list\n  ragixctl palace list default/ops\n"
+                            epilog="examples:\n  ragixctl palace list\n  ragixctl palace list project/ops\n"
                                    "  ragixctl palace get MEM-0123456789abcdef\n"
-                                   "  ragixctl palace assign MEM-0123456789abcdef --location default/ops/decision",
+                                   "  ragixctl palace assign MEM-0123456789abcdef --location project/ops/decision",
                             formatter_class=RAW, parents=[common])
     psub = palace.add_subparsers(dest="palace_cmd", metavar="ACTION", required=True)
     p = _op(psub, "palace.list", common, "list")
