@@ -17,6 +17,8 @@ def _decode(data: bytes, where: str) -> str:
 
 
 def read_stdin() -> str:
+    if sys.stdin.isatty():  # typed by hand, or forgotten: say what is awaited rather than hang
+        print("ragixctl: reading standard input; end it with Ctrl-D", file=sys.stderr)
     return _decode(sys.stdin.buffer.read(), "stdin")
 
 
