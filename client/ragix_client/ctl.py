@@ -2,7 +2,7 @@
 keys and service. Human output by default, --json everywhere.
 
 Exit codes: 0 success; 1 the daemon answered with an error (or verify found a problem);
-2 bad usage or invalid input; 3 the daemon could not be reached or timed out.
+2 bad usage or invalid input; 3 the daemon could not be reached or timed out; 130 Ctrl-C.
 """
 
 from __future__ import annotations
