@@ -36,8 +36,8 @@ examples:
   ragixd                                   # defaults: XDG data dir, ipc socket in $XDG_RUNTIME_DIR/ragix
   ragixd --home /tmp/mem --endpoint ipc:///tmp/mem/ragixd.sock
   RAGIX_HOME=~/mem ragixd --log-level debug
-then, from another terminal:
-  ragixctl status
+then, from another terminal (given the daemon's endpoint, if it is not the default one):
+  ragixctl status                          # or: ragixctl --endpoint ipc:///tmp/mem/ragixd.sock status
   ragixctl write --title "Deploy window" --content "Fridays 14-16h" --tags ops
 """
 
@@ -51,7 +51,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                     "tcp_endpoint and CURVE keys in the config file")
     ap.add_argument("--config", help="TOML config file (env RAGIX_CONFIG; default "
                     "$XDG_CONFIG_HOME/ragix/ragixd.toml)")
-    ap.add_argument("--log-level", choices=["debug", "info", "warning", "error"])
+    ap.add_argument("--log-level", choices=["debug", "info", "warning", "error"],
+                    help="env RAGIX_LOG_LEVEL; default info (logs go to stderr)")
     ap.add_argument("--version", action="version", version=f"ragixd {__version__}")
     return ap.parse_args(argv)
 

@@ -15,7 +15,7 @@ from typing import Any, Callable, Sequence
 from .domain.policy import Policy
 from .embed.protocol import Embedder
 from .embed.registry import make_embedder
-from .errors import ConfigError
+from .errors import ConfigError, RagixError
 from .logs import get
 from .retrieval.backfill import Backfiller, embed_commands, missing, progress
 from .retrieval.embedding import InlineEmbedding
@@ -195,7 +195,7 @@ class Memory:
         for embedder, inline in self.embedders:
             filler = next((f for f in self.backfillers if f.embedder is embedder), None)
             out.append({
-                "model": embedder.model_name, "dimension": embedder.dimension, "inline": inline,
+                "model": embedder.model_name, "dimension": _dimension(embedder), "inline": inline,
                 "serving": embedder.model_name == serving,
                 "indexed": self.vectors.counts().get(embedder.model_name, 0),
                 **self._progress(conn, embedder.model_name),
@@ -219,6 +219,15 @@ class Memory:
         self.search.close()
         self.vectors.save()
         self.store.close()
+
+
+def _dimension(embedder: Embedder) -> int | None:
+    """The model's vector size, or None while it cannot be known: a model server that has not
+    answered yet would be asked, and one that is down must not fail the listing meant to say so."""
+    try:
+        return embedder.dimension
+    except RagixError:
+        return None
 
 
 def _is_inline(embedder: Embedder, embedders: list[tuple[Embedder, bool]]) -> bool:

@@ -10,7 +10,7 @@ import socket
 import threading
 import time
 import weakref
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import msgpack
 import zmq
@@ -19,7 +19,7 @@ from zmq.utils.monitor import recv_monitor_message
 from ragixd import paths
 from ragixd.errors import (ConfigError, Forbidden, InvalidInput, ProtocolError, Timeout, TooLarge, Unavailable,
                            from_wire)
-from ragixd.ops.catalog import CATALOG, PROTOCOL_VERSION
+from ragixd.ops.catalog import BY_NAME, CATALOG, COMMAND, PROTOCOL_VERSION
 
 # The argument a method takes positionally, for ops that have an obvious one.
 POSITIONAL = {
@@ -33,6 +33,9 @@ POSITIONAL = {
 # for its own cap (status) before sending, so that it is refused here with a clear error
 # instead of being dropped by the transport.
 DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024
+
+# How often a call that waits for its answer checks that an ipc daemon is still there.
+ALIVE_CHECK_S = 1.0
 
 # What a CURVE client's socket monitor reports when the daemon refuses the handshake: a client
 # key it does not admit (AUTH: the ZAP handler said no), or a server key that is not the
@@ -102,8 +105,11 @@ class Client:
             self._local.conn = None
             conn.close()
 
-    def call(self, op: str, args: dict[str, Any] | None = None, timeout: float | None = None) -> dict[str, Any]:
-        """Send one request and wait for its answer; raise the server's error as an exception."""
+    def call(self, op: str, args: dict[str, Any] | None = None, timeout: float | None = None,
+             keep_waiting: Callable[[], bool] | None = None) -> dict[str, Any]:
+        """Send one request and wait for its answer; raise the server's error as an exception.
+        When the time-out runs out and `keep_waiting()` says the daemon is still at the work
+        (a rebuild reporting progress), wait another time-out."""
         self._check_socket_file()
         req_id = next(self._ids)
         message = _encode({"v": PROTOCOL_VERSION, "id": req_id, "op": op, "args": args or {}})
@@ -118,7 +124,7 @@ class Client:
             if getattr(self._local, "conn", None) is conn:
                 self._local.conn = None
         try:
-            return self._exchange(conn, op, req_id, message, timeout)
+            return self._exchange(conn, op, req_id, message, timeout, keep_waiting)
         finally:
             with self._lock:
                 conn.busy = False
@@ -129,9 +135,10 @@ class Client:
                 conn.close()
 
     def _exchange(self, conn: "_Conn", op: str, req_id: int, message: bytes,
-                  timeout: float | None) -> dict[str, Any]:
+                  timeout: float | None, keep_waiting: Callable[[], bool] | None = None) -> dict[str, Any]:
         sock = conn.sock
-        deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
+        span = self.timeout if timeout is None else timeout
+        deadline = time.monotonic() + span
         try:
             sock.send(message, zmq.NOBLOCK)
         except zmq.Again:
@@ -139,9 +146,17 @@ class Client:
             raise Unavailable(f"cannot send to ragixd at {self.endpoint}") from None
         while True:
             remaining = deadline - time.monotonic()
-            ready = dict(conn.poller.poll(int(remaining * 1000) + 1)) if remaining > 0 else {}
+            # In slices, so that a daemon that dies while we wait is noticed, not waited out.
+            wait = min(remaining, ALIVE_CHECK_S)
+            ready = dict(conn.poller.poll(int(wait * 1000) + 1)) if remaining > 0 else {}
             if conn.monitor is not None and conn.monitor in ready:
                 self._check_handshake(conn, op)
+            if sock not in ready and not ready and remaining > ALIVE_CHECK_S:
+                self._check_alive(op)
+                continue
+            if sock not in ready and not ready and keep_waiting is not None and keep_waiting():
+                deadline = time.monotonic() + span
+                continue
             if sock not in ready:
                 if ready:
                     continue  # a monitor event that is no refusal
@@ -170,7 +185,8 @@ class Client:
         """Fail at once, not after the time-out, when an ipc endpoint has no socket at all."""
         if self.endpoint.startswith("ipc://") and not os.path.exists(self.endpoint[len("ipc://"):]):
             raise Unavailable(f"ragixd is not running at {self.endpoint} (no socket there); "
-                              "start it with `ragixd` or `make run`", endpoint=self.endpoint)
+                              "start it with `ragixd` or `make run`, or, if it runs on another socket, "
+                              "give that one (--endpoint, or RAGIX_ENDPOINT)", endpoint=self.endpoint)
 
     def _check_listening(self) -> None:
         """An ipc socket file that nobody listens on (a daemon that was killed) is said at once:
@@ -192,6 +208,23 @@ class Client:
             pass  # anything else (permissions, path too long): let ZeroMQ report it
         finally:
             probe.close()
+
+    def _check_alive(self, op: str) -> None:
+        """While an answer is awaited: an ipc socket file that nobody listens on any more means
+        the daemon died (killed, crashed) and will never answer; said at once. A daemon that
+        stops cleanly removes its socket first and answers what it holds (`busy`), so a socket
+        file that is gone is waited on as before."""
+        if not self.endpoint.startswith("ipc://"):
+            return
+        try:
+            self._check_listening()
+        except Unavailable:
+            self._reset()
+            spec = BY_NAME.get(op)
+            unknown = ("; whether it was done is unknown: start the daemon again and check"
+                       if spec is None or spec.kind == COMMAND else "; start it again with `ragixd`")
+            raise Unavailable(f"ragixd at {self.endpoint} stopped before answering {op} (killed or "
+                              f"crashed){unknown}", endpoint=self.endpoint, op=op) from None
 
     def _check_size(self, op: str, size: int) -> None:
         if self._max_message is None:
@@ -336,7 +369,12 @@ def _make_method(op: str, summary: str):
         if args:
             if positional is None or len(args) > 1 and positional != "ids":
                 raise TypeError(f"{op} takes keyword arguments only")
-            kwargs[positional] = list(args) if positional == "ids" else args[0]
+            if positional != "ids":
+                kwargs[positional] = args[0]
+            elif len(args) == 1 and isinstance(args[0], (list, tuple)):  # read(ids) as well as read(*ids)
+                kwargs[positional] = list(args[0])
+            else:
+                kwargs[positional] = list(args)
         return self.call(op, kwargs, timeout=timeout)
 
     method.__name__ = op.replace(".", "_")

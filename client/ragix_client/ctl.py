@@ -2,7 +2,7 @@
 keys and service. Human output by default, --json everywhere.
 
 Exit codes: 0 success; 1 the daemon answered with an error (or verify found a problem);
-2 bad usage or invalid input; 3 the daemon could not be reached or timed out.
+2 bad usage or invalid input; 3 the daemon could not be reached or timed out; 130 Ctrl-C.
 """
 
 from __future__ import annotations
@@ -22,9 +22,10 @@ from .client import Client
 from .ctl_pipe import budget_hint
 from .itemtypes import KNOWN, check_filter, unknown_type_note
 from .inputs import read_stdin
-from .progress import with_progress
+from .progress import Redraw, still_working, with_progress
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNAVAILABLE = 0, 1, 2, 3
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
 
 DESCRIPTION = """\
 ragixctl: talk to the ragix memory daemon (ragixd).
@@ -36,7 +37,7 @@ Start the daemon first (`ragixd`, or `make run` in a checkout), then for example
 """
 EPILOG = """\
 exit codes: 0 ok, 1 error answered by the daemon (or verify failed), 2 bad usage or input,
-3 daemon unreachable or timed out.
+3 daemon unreachable or timed out, 130 interrupted (Ctrl-C; tail stops with 0).
 endpoint: --endpoint, else $RAGIX_ENDPOINT, else ipc://$XDG_RUNTIME_DIR/ragix/ragixd.sock.
 """
 
@@ -60,13 +61,14 @@ def _item_fields(p: argparse.ArgumentParser, required: bool) -> None:
     p.add_argument("--title", required=required, help="at most 200 characters")
     p.add_argument("--content", help="the memory itself (at most 3000 characters unless --type pointer); "
                    "'-' reads standard input")
-    p.add_argument("--tags", type=csv, help="comma-separated tags")
-    p.add_argument("--entities", type=csv, help="comma-separated entities (people, systems)")
+    replacing = "" if required else ", replacing the item's ('' removes them all)"
+    p.add_argument("--tags", type=csv, help="comma-separated tags" + replacing)
+    p.add_argument("--entities", type=csv, help="comma-separated entities (people, systems)" + replacing)
     p.add_argument("--type", help=f"{KNOWN}" + (" (default note)" if required else "")
                    + "; an unknown type is stored as note, with a warning")
     p.add_argument("--tier", help="stm, mtm or ltm (mtm/ltm need --source)" + (" (default stm)" if required else ""))
-    p.add_argument("--scope", help="project or domain scope (default: project)")
-    p.add_argument("--store", help="private (default), shared or social")
+    p.add_argument("--scope", help="project or domain scope" + (" (default: project)" if required else ""))
+    p.add_argument("--store", help="private" + (" (default)" if required else "") + ", shared or social")
     p.add_argument("--source", help="provenance source id, e.g. notes.md:3")
     p.add_argument("--source-kind", choices=["chat", "doc", "tool", "mixed"])
     p.add_argument("--confidence", type=float)
@@ -89,6 +91,7 @@ def _item_args(ns: argparse.Namespace, new: bool = False) -> dict[str, Any]:
         raise InvalidInput("--title", "is empty: give a title of at most 200 characters")
     fields = _pick(ns, ("title", "content", "tags", "entities", "type", "tier", "scope", "store",
                         "confidence"))
+    fields.update({k: [] for k in ("tags", "entities") if getattr(ns, k) == []})  # given as '': none
     if ns.content == "-":
         fields["content"] = read_stdin()
         if not fields["content"].strip():
@@ -206,7 +209,7 @@ def _say_withheld(r: dict[str, Any]) -> None:
 
 def cmd_embedders(c: Client, ns) -> tuple[Any, str]:
     r = c.embedders()
-    rows = [f"{'*' if e['serving'] else ' '} {e['model']:<24} dim {e['dimension']:<5} "
+    rows = [f"{'*' if e['serving'] else ' '} {e['model']:<24} dim {e['dimension'] or '?':<5} "
             f"{e['embedded']}/{e['items']} items embedded, {e['indexed']} indexed"
             f"{'' if e['available'] else '  UNAVAILABLE: ' + e.get('error', '')}"
             for e in r["embedders"]]
@@ -215,7 +218,11 @@ def cmd_embedders(c: Client, ns) -> tuple[Any, str]:
 
 def cmd_pipe(c: Client, ns) -> tuple[Any, str]:
     from .ctl_pipe import pipe
-    r = pipe(c, ns.query, ns.source or [], ns.budget, ns.tags or [], ns.k)
+    line = Redraw()  # where the ingest is, on a terminal: a large file is thousands of writes
+    try:
+        r = pipe(c, ns.query, ns.source or [], ns.budget, ns.tags or [], ns.k, line.show)
+    finally:
+        line.clear()
     for s in r["skipped"]:  # stdout carries the memory blocks to the next program
         where = s["file"] + (f" (chunk {s['chunk']})" if s["chunk"] else "")
         print(f"ragixctl: skipped {where}: {s['code']}: {s['message']}", file=sys.stderr)
@@ -271,13 +278,21 @@ def cmd_status(c: Client, ns) -> tuple[Any, str]:
     return r, render.render_kv(r)
 
 
+def _long_op(c: Client, ns, op: str) -> dict[str, Any]:
+    """verify or rebuild: --timeout is how long the daemon may go without working on it, not
+    how long it may take (minutes on a large log)."""
+    with Client(ns.endpoint, timeout=min(ns.timeout, 5.0)) as probe:
+        return with_progress(ns.endpoint, op, lambda: c.call(op, {}, timeout=ns.timeout,
+                                                             keep_waiting=still_working(probe, op)))
+
+
 def cmd_verify(c: Client, ns) -> tuple[Any, str]:
-    r = with_progress(ns.endpoint, "verify", lambda: c.verify(timeout=ns.timeout))
+    r = _long_op(c, ns, "verify")
     return r, render.render_verify(r)
 
 
 def cmd_rebuild(c: Client, ns) -> tuple[Any, str]:
-    r = with_progress(ns.endpoint, "rebuild", lambda: c.rebuild(timeout=ns.timeout))
+    r = _long_op(c, ns, "rebuild")
     return r, f"rebuilt every projection from {r['events']} events (head seq {r['seq']})"
 
 
@@ -322,6 +337,11 @@ def main(argv: list[str] | None = None) -> int:
         # stdout pointed at /dev/null so that the interpreter's final flush raises nothing.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
+    except KeyboardInterrupt:
+        # Ctrl-C: one line, not a traceback. The daemon keeps what it had acknowledged (a pipe's
+        # chunks written so far) and finishes a rebuild or verify it had begun.
+        print("\nragixctl: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 def _main(argv: list[str] | None) -> int:
@@ -369,6 +389,8 @@ def _main(argv: list[str] | None) -> int:
         return EXIT_FAILED
     if ns.command == "pipe" and result.get("skipped"):  # printed, but not everything was ingested
         return EXIT_FAILED
+    if ns.command == "import" and any(result.get(k) for k in ("conflict", "refused", "invalid")):
+        return EXIT_FAILED  # a restore that left lines out is not a success to a script
     return EXIT_OK
 
 

@@ -11,18 +11,15 @@ from typing import IO, Any
 from ragixd.errors import InvalidInput
 
 from .client import Client
-from .inputs import read_stdin
+from .inputs import read_file, read_stdin
+from .progress import Redraw
 
 BATCH = 500
+PROPOSE_BATCH = 100  # the most proposals one propose op takes (schemas/ops/propose.json)
 
 
 def _read(path: str | None) -> str:
-    if path in (None, "-"):
-        return read_stdin()
-    try:
-        return Path(path).expanduser().read_text(encoding="utf-8", errors="replace")
-    except OSError as e:
-        raise InvalidInput("file", f"cannot read {path}: {e.strerror}") from None
+    return read_stdin() if path in (None, "-") else read_file(path)
 
 
 def outcome_lines(result: dict[str, Any]) -> str:
@@ -44,8 +41,15 @@ def propose(c: Client, ns) -> tuple[Any, str]:
     items = data.get("items") if isinstance(data, dict) else data
     if not isinstance(items, list):
         raise InvalidInput("file", "expected a JSON list of proposals or {\"items\": [...]}")
-    r = c.propose(items=items)
-    return r, outcome_lines(r)
+    total: dict[str, Any] = {"items": [], "seq": 0}
+    for start in range(0, len(items), PROPOSE_BATCH) or [0]:  # the op takes 100 at a time
+        r = c.propose(items=items[start:start + PROPOSE_BATCH])
+        total["items"] += [{**item, "index": item["index"] + start} if "index" in item else item
+                           for item in r["items"]]
+        total["seq"] = max(total["seq"], r["seq"])
+        for key in ("accepted", "quarantined", "duplicate", "refused", "invalid"):
+            total[key] = total.get(key, 0) + r[key]
+    return total, outcome_lines(total)
 
 
 def parse(c: Client, ns) -> tuple[Any, str]:
@@ -72,8 +76,11 @@ def _open_output(path: str | None) -> IO[str]:
 def export(c: Client, ns) -> tuple[Any, str]:
     out = _open_output(ns.output)
     count, after = 0, 0
+    drawn = Redraw() if out is not sys.stdout else None  # not between the lines on a terminal
     try:
         while True:
+            if drawn is not None:
+                drawn.show(f"export: {count:,} items")
             page = c.export(tier=ns.tier, after=after, limit=BATCH, include_archived=ns.include_archived)
             for line in page["lines"]:
                 out.write(json.dumps(line, ensure_ascii=False, sort_keys=True) + "\n")
@@ -82,6 +89,8 @@ def export(c: Client, ns) -> tuple[Any, str]:
                 break
             after = page["next"]
     finally:
+        if drawn is not None:
+            drawn.clear()
         if out is not sys.stdout:
             out.close()
     result = {"exported": count, "tier": ns.tier, "output": ns.output or "-"}
@@ -100,15 +109,26 @@ def import_(c: Client, ns) -> tuple[Any, str]:
         numbers.append(n)
     totals: dict[str, int] = {}
     details = []
-    for start in range(0, len(lines), BATCH):
-        r = c.call("import", {"lines": lines[start:start + BATCH]})
-        for key in ("created", "exists", "conflict", "refused", "quarantined", "invalid"):
-            totals[key] = totals.get(key, 0) + r[key]
-        details.extend({**d, "line": numbers[d["line"] + start]} for d in r["lines"]
-                       if d["status"] not in ("created", "exists") or d.get("notes"))
+    drawn = Redraw()  # a large export takes a while to import: where it is, on a terminal
+    try:
+        for start in range(0, len(lines), BATCH):
+            drawn.show(f"import: line {numbers[start]:,} of {numbers[-1]:,}")
+            r = c.call("import", {"lines": lines[start:start + BATCH]})
+            _add_up(r, start, numbers, totals, details)
+    finally:
+        drawn.clear()
     text = ", ".join(f"{k} {v}" for k, v in totals.items())
     text += "".join(f"\n  line {d['line']}: {d['status']}: {_why(d)}" for d in details[:50])
     return {**totals, "problems": details}, text
+
+
+def _add_up(r: dict[str, Any], start: int, numbers: list[int], totals: dict[str, int],
+            details: list[dict[str, Any]]) -> None:
+    """One batch's answer into the totals and the problems, each named by its file line."""
+    for key in ("created", "exists", "conflict", "refused", "quarantined", "invalid"):
+        totals[key] = totals.get(key, 0) + r[key]
+    details.extend({**d, "line": numbers[d["line"] + start]} for d in r["lines"]
+                   if d["status"] not in ("created", "exists") or d.get("notes"))
 
 
 def _why(problem: dict[str, Any]) -> str:

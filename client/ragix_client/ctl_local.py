@@ -59,16 +59,23 @@ def init(ns: argparse.Namespace) -> int:
             wrote = True
     except OSError as err:
         raise ConfigError(f"init: cannot create {err.filename or config}: {err.strerror or err}") from None
-    paths.make_home(home)
-    # What the daemon will run with, read back the way ragixd reads it (a kept file may differ).
+    # What the daemon will run with, read back the way ragixd reads it (a kept file may differ):
+    # that home is the one made, not a given one the daemon would not use.
     settings = resolve_config({"config": str(config)})
+    paths.check_home(settings.home)
+    paths.make_home(settings.home)
     result = {"home": str(settings.home), "config": str(config), "config_written": wrote,
               "endpoint": settings.endpoint}
     start = "ragixd" + (f" --config {config}" if config_given else "")
     for name, given, used in (("home", ns.home and str(home), result["home"]), ("endpoint", given_endpoint, result["endpoint"])):
-        if given and used != given:  # flag > environment > config file: the environment wins here
-            print(f"ragixctl: RAGIX_{name.upper()} in the environment overrides the {name} given ({given}): "
-                  f"ragixd would use {used}", file=sys.stderr)
+        if not given or used == given:
+            continue
+        if os.environ.get(f"RAGIX_{name.upper()}"):  # flag > environment > config file
+            why = f"RAGIX_{name.upper()} in the environment overrides the {name} given ({given})"
+        else:  # an existing file is never overwritten, so the value given was not written
+            why = (f"the {name} given ({given}) is not written: the config file {config} already exists "
+                   f"and was kept as it was (edit it, or give --config NEW.toml to write another)")
+        print(f"ragixctl: {why}: ragixd would use {used}", file=sys.stderr)
     if ns.json:
         print(render.as_json(result))
     else:

@@ -76,6 +76,16 @@ def _op(sub, name: str, common, cli_name: str | None = None, summary: str | None
                           formatter_class=RAW, parents=[common], **kw)
 
 
+PROPOSAL_HELP = """\
+a proposal is an item's fields, why it is worth keeping, and where it came from:
+  [{"title": "Release day", "content": "Releases ship on Tuesdays after the stand-up",
+    "type": "decision", "tags": ["release"], "why_store": "asked twice this week",
+    "provenance": {"source_kind": "chat", "source_id": "chat-2024-05-02:14"}}]
+one without why_store or a provenance source_id is quarantined (tier stm, unverified,
+expires in 24 h); one the write policy refuses (a secret, an injection) is not stored."""
+
+QUERY_HELP = "words, as typed (quotes, *, -, AND/OR are plain words)"
+
 MIN_SEQ_HELP = "first wait until the daemon has applied this seq (the one a write answered with)"
 
 
@@ -102,7 +112,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="ragixctl", description=DESCRIPTION, epilog=EPILOG, formatter_class=RAW)
     parser.add_argument("--json", action="store_true", help="print the daemon's answer as JSON")
     parser.add_argument("--endpoint", help="daemon endpoint (default: $RAGIX_ENDPOINT or the XDG ipc socket)")
-    parser.add_argument("--timeout", type=positive(float), default=60.0, help="seconds to wait for an answer (default 60)")
+    parser.add_argument("--timeout", type=positive(float), default=60.0, help="seconds to wait for an answer (default 60; verify and rebuild wait as long as the "
+                             "daemon reports them in progress)")
     parser.add_argument("--server-key", help=SERVER_KEY_HELP)
     parser.add_argument("--client-key", help=CLIENT_KEY_HELP)
     parser.add_argument("--version", action="version", version=f"ragixctl {__version__}")
@@ -112,33 +123,33 @@ def build_parser() -> argparse.ArgumentParser:
     p = _op(sub, "write", common)
     _item_fields(p, required=True)
     p = _op(sub, "update", common)
-    p.add_argument("id")
+    p.add_argument("id", help="the item's id (MEM-…)")
     _item_fields(p, required=False)
     p.add_argument("--reason", default="update", help="why (kept in the revision history)")
     p = _op(sub, "archive", common)
-    p.add_argument("id")
+    p.add_argument("id", help="the item's id (MEM-…)")
     p.add_argument("--reason", default="archive", help="why (kept in the revision history; default archive)")
     p = _op(sub, "link", common)
-    p.add_argument("src")
-    p.add_argument("dst")
+    p.add_argument("src", help="the id of the item the link starts from")
+    p.add_argument("dst", help="the id of the item it points to")
     p.add_argument("--rel", default="related",
                    help="supports, contradicts, refines, supersedes, depends_on, references, derived_from, related "
                    "(default related)")
     p = _op(sub, "use", common)
-    p.add_argument("ids", nargs="+")
+    p.add_argument("ids", nargs="+", metavar="ID", help="ids of the items used")
     p.add_argument("--count", type=between(1, MAX_USE_COUNT), default=1,
                    help=f"uses to record for each id (default 1, at most {MAX_USE_COUNT})")
     p = _op(sub, "read", common)
-    p.add_argument("ids", nargs="+", metavar="ID")
+    p.add_argument("ids", nargs="+", metavar="ID", help="ids of the items to print (MEM-…)")
     p.add_argument("--min-seq", type=int, default=0, help=MIN_SEQ_HELP)
     p = _op(sub, "search", common)
-    p.add_argument("query")
+    p.add_argument("query", help=QUERY_HELP)
     p.add_argument("--k", type=positive(int), default=10, help="how many results (default 10)")
     p.add_argument("--mode", choices=["fts", "vector", "hybrid"], help="default hybrid")
     p.add_argument("--min-seq", type=int, default=0, help=MIN_SEQ_HELP)
     _filters(p)
     p = _op(sub, "recall", common)
-    p.add_argument("query")
+    p.add_argument("query", help="what the prompt is about: " + QUERY_HELP)
     p.add_argument("--budget", type=positive(int), default=2000,
                    help="token budget (tokens = ceil(chars/4); default 2000)")
     p.add_argument("--mode", choices=["inject", "catalog", "hybrid"], default="inject",
@@ -150,7 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
     _op(sub, "embedders", common)
     p = _local(sub, "pipe", "Ingest files (optional) and print the memory for a topic as inject blocks.",
                'ragixctl pipe "summarize" --source docs/ --budget 3000 | ollama run llama3.2', common)
-    p.add_argument("query")
+    p.add_argument("query", help="what the prompt is about: " + QUERY_HELP)
     p.add_argument("--source", nargs="+", help="files or directories to ingest first")
     p.add_argument("--budget", type=positive(int), default=3000,
                    help="token budget of the printed memory (tokens = ceil(chars/4); default 3000)")
@@ -164,20 +175,20 @@ def build_parser() -> argparse.ArgumentParser:
                'ragixctl pipe "topic" | ollama run mistral | ragixctl pull --title "Topic summary" --tags summary',
                common)
     p.add_argument("--title", help="default: the first line of the input")
-    p.add_argument("--tags", type=csv)
+    p.add_argument("--tags", type=csv, help="comma-separated tags")
     p.add_argument("--type", help="memory type (default note)")
     p = _op(sub, "timeline", common)
-    p.add_argument("anchor", metavar="ID")
+    p.add_argument("anchor", metavar="ID", help="the item to look around")
     p.add_argument("--before", type=int, default=5, help="items created just before the anchor (default 5)")
     p.add_argument("--after", type=int, default=5, help="items created just after the anchor (default 5)")
     p.add_argument("--min-seq", type=int, default=0, help=MIN_SEQ_HELP)
     p = _op(sub, "history", common, summary="Every revision of an item, one line each (revision, seq, time, "
             "reason, actor, title); --json gives each revision's full snapshot.")
-    p.add_argument("id")
+    p.add_argument("id", help="the item's id (MEM-…)")
     p.add_argument("--min-seq", type=int, default=0, help=MIN_SEQ_HELP)
     p = _op(sub, "entities", common)
     p.add_argument("--query", help="substring of the entity name")
-    p.add_argument("--limit", type=int, default=50)
+    p.add_argument("--limit", type=int, default=50, help="at most this many entities (default 50)")
     _op(sub, "stats", common)
     _op(sub, "verify", common)
     _op(sub, "rebuild", common)
@@ -189,8 +200,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--idle", type=positive(float), default=None, help="stop after this many idle seconds")
 
     p = _op(sub, "propose", common)
+    p.epilog += "\n\n" + PROPOSAL_HELP
     p.add_argument("--file", help="JSON list of proposals, or {\"items\": [...]} (default: stdin)")
     p = _op(sub, "proposals.parse", common, "parse")
+    p.epilog += ("\n\nproposals in the answer: a <MEMORY_PROPOSALS_JSON>[…]</MEMORY_PROPOSALS_JSON> "
+                 "block holding\na JSON list of proposals, as for `ragixctl propose --help`; "
+                 "each block is removed from the\nanswer printed.")
     p.add_argument("--file", help="the LLM answer (default: stdin); the cleaned answer is printed")
     p = _op(sub, "export", common)
     p.add_argument("--tier", choices=["S3", "S2", "S0"], default="S3",
@@ -218,17 +233,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     palace = sub.add_parser("palace", help="Browse and assign memory palace locations.",
                             description="The memory palace: domain/room/shelf/card.",
-                            epilog="examples:\n  ragixctl palace list\n  ragixctl palace list default/ops\n"
+                            epilog="examples:\n  ragixctl palace list\n  ragixctl palace list project/ops\n"
                                    "  ragixctl palace get MEM-0123456789abcdef\n"
-                                   "  ragixctl palace assign MEM-0123456789abcdef --location default/ops/decision",
+                                   "  ragixctl palace assign MEM-0123456789abcdef --location project/ops/decision",
                             formatter_class=RAW, parents=[common])
     psub = palace.add_subparsers(dest="palace_cmd", metavar="ACTION", required=True)
     p = _op(psub, "palace.list", common, "list")
-    p.add_argument("path", nargs="?", default="")
+    p.add_argument("path", nargs="?", default="",
+                   help="domain, domain/room or domain/room/shelf (default: list the domains)")
     p = _op(psub, "palace.get", common, "get")
-    p.add_argument("id")
+    p.add_argument("id", help="the item's id (MEM-…)")
     p = _op(psub, "palace.assign", common, "assign")
-    p.add_argument("id")
+    p.add_argument("id", help="the item's id (MEM-…)")
     p.add_argument("--location", help="domain/room/shelf (default: derived from the item)")
 
     p = _local(sub, "init", "Create the data home and a commented config file (--home and --endpoint, if "

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
 import re
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from ragixd.errors import InvalidInput, RagixError
 
@@ -107,11 +108,17 @@ def read_text_file(path: Path) -> str:
 
 
 def ingest_file(client: Client, path: Path, tags: list[str], skipped: list[dict[str, Any]],
-                retired: list[dict[str, Any]]) -> list[dict[str, Any]]:
+                retired: list[dict[str, Any]], progress: Callable[[str], None] | None = None) -> list[dict[str, Any]]:
     """Write the file's chunks; a file that cannot be read or is not UTF-8 text, and a chunk
     the daemon refuses (a secret, an injection), are noted in `skipped` and the rest goes on.
     Then the file's earlier chunks that this ingest did not write again are archived (the
     answer, with their ids, added to `retired`)."""
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:  # its chunks' provenance names the file: it could not be sent
+        shown = os.fsencode(path).decode("utf-8", "backslashreplace")
+        skipped.append(_note(Path(shown), f"the file name {shown} is not UTF-8: not ingested (rename it)"))
+        return []
     try:
         text = read_text_file(path)
     except InvalidInput as err:
@@ -124,6 +131,8 @@ def ingest_file(client: Client, path: Path, tags: list[str], skipped: list[dict[
         skipped.append(_note(path, f"{path} holds no text: nothing ingested"))
     for n, part in enumerate(parts, start=1):
         title = f"{path.name}" + (f" ({n}/{len(parts)})" if len(parts) > 1 else "")
+        if progress is not None:
+            progress(f"{path.name}: chunk {n:,}/{len(parts):,}")
         try:
             results.append(client.write(
                 title=title[:200], content=part, type="fact", tags=tags,
@@ -139,11 +148,16 @@ def ingest_file(client: Client, path: Path, tags: list[str], skipped: list[dict[
     return results
 
 
-def pipe(client: Client, query: str, sources: list[str], budget: int, tags: list[str], k: int) -> dict[str, Any]:
+def pipe(client: Client, query: str, sources: list[str], budget: int, tags: list[str], k: int,
+         progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """`progress`, if given, is told where the ingest is (a file of many chunks takes a while)."""
     skipped: list[dict[str, Any]] = []
     retired: list[dict[str, Any]] = []
-    written = [r for path in source_files(sources, skipped)
-               for r in ingest_file(client, path, tags, skipped, retired)]
+    files = source_files(sources, skipped)
+    written = []
+    for i, path in enumerate(files, start=1):
+        told = None if progress is None else (lambda line, i=i: progress(f"pipe: file {i:,}/{len(files):,}, {line}"))
+        written += ingest_file(client, path, tags, skipped, retired, told)
     min_seq = max((r["seq"] for r in [*written, *retired]), default=0)
     result = client.recall(query=query, budget=budget, mode="inject", k=k, min_seq=min_seq)
     result["ingested"] = len(written)

@@ -1,4 +1,5 @@
-"""Progress of a long daemon op (rebuild, verify) on a terminal while ragixctl waits for it.
+"""Progress on a terminal: of a long daemon op (rebuild, verify) while ragixctl waits for it,
+and of a pipe's ingest (Redraw).
 
 The op's own request blocks until its answer; beside it, a second connection asks `status`
 a few times a second and redraws one line on stderr from the op's `work` entry. Nothing is
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 from typing import Any, Callable, TextIO, TypeVar
 
 from ragixd.errors import RagixError
@@ -61,3 +63,43 @@ def _watch(endpoint: str | None, op: str, stop: threading.Event, stream: TextIO)
         if drawn:
             stream.write("\r" + " " * drawn + "\r")
             stream.flush()
+
+
+def still_working(probe: Client, op: str) -> Callable[[], bool]:
+    """For Client.call's keep_waiting: whether the daemon still lists `op` under `work` (asked
+    through `probe`, a client of its own: a rebuild of a large log outlasts any time-out), and
+    once more after it did, so that its answer, on its way, is not taken for no answer."""
+    seen = [False]
+
+    def check() -> bool:
+        try:
+            working = any(w.get("op") == op for w in probe.status().get("work", []))
+        except RagixError:
+            working = False
+        was, seen[0] = seen[0], working
+        return working or was
+    return check
+
+
+class Redraw:
+    """One line on a terminal, redrawn at most every POLL_S (a pipe ingesting thousands of
+    chunks); nothing at all when the stream is not a terminal."""
+
+    def __init__(self, stream: TextIO | None = None) -> None:
+        self.stream = stream or sys.stderr
+        self.on = self.stream.isatty()
+        self.drawn, self.last = 0, 0.0
+
+    def show(self, line: str) -> None:
+        now = time.monotonic()
+        if not self.on or now - self.last < POLL_S:
+            return
+        self.stream.write("\r" + line.ljust(self.drawn))
+        self.stream.flush()
+        self.drawn, self.last = len(line), now
+
+    def clear(self) -> None:
+        if self.drawn:
+            self.stream.write("\r" + " " * self.drawn + "\r")
+            self.stream.flush()
+            self.drawn = 0

@@ -71,7 +71,7 @@ CATALOG: tuple[OpSpec, ...] = (
     OpSpec("entities", QUERY, "Entities (people, systems...) with mention counts.",
            "ragixctl entities --query alice"),
     OpSpec("palace.list", QUERY, "Browse the palace: domains, rooms, shelves, cards.",
-           "ragixctl palace list default/ops"),
+           "ragixctl palace list project/ops"),
     OpSpec("palace.get", QUERY, "An item's palace location and the item.",
            "ragixctl palace get MEM-0123456789abcdef"),
     OpSpec("stats", QUERY, "Counts by tier, type and store; log size; head seq.", "ragixctl stats"),

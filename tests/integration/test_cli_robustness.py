@@ -89,6 +89,19 @@ def test_stdin_that_is_not_utf8_is_a_clear_usage_error(daemon):
     assert daemon.client().stats()["items"] == 0
 
 
+def test_a_named_file_that_is_not_utf8_is_refused_not_stored_with_its_letters_replaced(daemon, capsys, tmp_path):
+    text, proposals, export = tmp_path / "answer.txt", tmp_path / "p.json", tmp_path / "e.jsonl"
+    text.write_bytes(b"caf\xe9 au lait\n")
+    proposals.write_bytes(b'[{"title": "caf\xe9", "content": "order", "why_store": "x"}]')
+    export.write_bytes(b'{"format": "ragix-export/1", "item": {"title": "caf\xe9"}}\n')
+    for args in (["parse", "--file", str(text)], ["policy", "check", "--file", str(text)],
+                 ["propose", "--file", str(proposals)], ["import", str(export)]):
+        code, out, err = run(daemon, capsys, *args)
+        assert code == 2, (args, out, err)
+        assert "not valid UTF-8" in err and "0xe9" in err and "\ufffd" not in out
+    assert daemon.client().stats()["items"] == 0
+
+
 def test_argv_that_is_not_utf8_is_a_clear_usage_error(daemon):
     proc = subprocess.run([*CTL, "--endpoint", daemon.endpoint, "search", b"caf\xe9"], capture_output=True,
                           timeout=60)
@@ -187,12 +200,15 @@ def test_import_names_the_file_line_and_the_reason_of_each_problem(daemon, tmp_p
     path = tmp_path / "in.jsonl"
     path.write_text("\n".join([json.dumps(good), "", json.dumps(leak), json.dumps(wrong)]) + "\n")
     code, out, _ = run(daemon, capsys, "import", str(path))
-    assert code == 0 and "created 1" in out
+    assert code == 1 and "created 1" in out  # lines were left out: not a success
     assert "line 3: refused:" in out and "(no reason given)" not in out
     assert "line 4: invalid: format 'other/9'" in out
     code, out, _ = run(daemon, capsys, "--json", "import", str(path))
     problems = {p["line"]: p["status"] for p in json.loads(out)["problems"]}
-    assert problems == {3: "refused", 4: "invalid"}
+    assert problems == {3: "refused", 4: "invalid"} and code == 1
+    path.write_text(json.dumps(good) + "\n")
+    code, out, _ = run(daemon, capsys, "import", str(path))
+    assert code == 0 and "exists 1" in out  # imported again: idempotent, and a success
 
 
 def test_pipe_notes_files_it_does_not_ingest_instead_of_storing_them_mangled(daemon, tmp_path):
@@ -259,3 +275,117 @@ def test_retire_archives_the_chunks_of_a_file_that_is_gone(daemon, tmp_path, cap
     assert live == ["The deploy script lives in the repo."]
     assert ctl.main(["--endpoint", daemon.endpoint, "retire", "old.md"]) == 0
     assert "nothing to retire" in capsys.readouterr().out
+
+
+def test_ctrl_c_while_waiting_for_an_answer_ends_with_one_line_and_exit_130(tmp_path):
+    import signal
+
+    import zmq
+    ctx = zmq.Context.instance()
+    silent = ctx.socket(zmq.ROUTER)  # takes the request and never answers, as a long rebuild would
+    endpoint = f"ipc://{tmp_path / 'slow.sock'}"
+    silent.bind(endpoint)
+    try:
+        proc = subprocess.Popen([*CTL, "--endpoint", endpoint, "rebuild"], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        assert silent.poll(60_000), "ragixctl sent nothing"
+        silent.recv_multipart()  # it is now waiting for the answer
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        silent.close(linger=0)
+    assert proc.returncode == 130, err
+    assert b"Traceback" not in err and err.strip().endswith(b"ragixctl: interrupted")
+
+
+def test_a_daemon_killed_while_a_request_waits_is_said_at_once_not_after_the_time_out(tmp_path):
+    import threading
+    import time
+
+    endpoint = f"ipc://{tmp_path / 'dies.sock'}"
+    # A daemon stand-in that takes the request, never answers, and is killed (its socket file stays).
+    stand_in = subprocess.Popen([sys.executable, "-c", (
+        "import sys, zmq\n"
+        "s = zmq.Context.instance().socket(zmq.ROUTER)\n"
+        f"s.bind({endpoint!r})\n"
+        "print('ready', flush=True)\n"
+        "s.recv_multipart()\n"
+        "print('got', flush=True)\n"
+        "import time; time.sleep(600)\n")], stdout=subprocess.PIPE, text=True)
+    try:
+        assert stand_in.stdout.readline().strip() == "ready"
+        outcome = {}
+
+        def ask():
+            started = time.monotonic()
+            try:
+                Client(endpoint, timeout=60).search("deploy")
+            except Exception as e:  # noqa: BLE001 - the test looks at which one
+                outcome["error"] = e
+            outcome["took"] = time.monotonic() - started
+
+        waiter = threading.Thread(target=ask)
+        waiter.start()
+        assert stand_in.stdout.readline().strip() == "got"
+        stand_in.kill()
+        waiter.join(60)
+    finally:
+        stand_in.kill()
+        stand_in.wait()
+    assert isinstance(outcome.get("error"), Unavailable), outcome
+    assert "stopped before answering search" in str(outcome["error"]) and outcome["took"] < 30
+
+
+def test_a_rebuild_that_outlasts_the_time_out_is_waited_for_while_the_daemon_reports_it(tmp_path, capsys):
+    import threading
+    import time
+
+    import msgpack
+    import zmq
+    endpoint = f"ipc://{tmp_path / 'slow.sock'}"
+    router = zmq.Context.instance().socket(zmq.ROUTER)
+    router.bind(endpoint)
+    done_at = time.monotonic() + 3.0  # six time-outs of 0.5 s
+    stop = threading.Event()
+
+    def serve():  # status lists the rebuild until it is done; the rebuild's answer comes then
+        held = None
+        while not stop.is_set():
+            if held and time.monotonic() >= done_at:
+                router.send_multipart([held[0], msgpack.packb({"v": 1, "id": held[1], "ok": True,
+                                                                "result": {"events": 7, "seq": 7}})])
+                held = None
+            if not router.poll(50):
+                continue
+            peer, body = router.recv_multipart()
+            request = msgpack.unpackb(body)
+            if request["op"] == "rebuild":
+                held = (peer, request["id"])
+                continue
+            work = [{"op": "rebuild", "phase": "replay", "done": 1, "total": 7, "elapsed_s": 1.0}]
+            result = {"work": work if time.monotonic() < done_at else []}
+            router.send_multipart([peer, msgpack.packb({"v": 1, "id": request["id"], "ok": True, "result": result})])
+
+    server = threading.Thread(target=serve)
+    server.start()
+    try:
+        code = ctl.main(["--endpoint", endpoint, "--timeout", "0.5", "rebuild"])
+    finally:
+        stop.set()
+        server.join()
+        router.close(linger=0)
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "rebuilt every projection from 7 events" in out
+
+
+def test_pipe_skips_a_file_whose_name_is_not_utf8_and_ingests_the_rest(daemon, capsys, tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "good.md").write_text("Kiln firings run on Sundays.\n")
+    with open(os.path.join(os.fsencode(docs), b"caf\xe9.md"), "w") as f:
+        f.write("Glaze notes.\n")
+    code, out, err = run(daemon, capsys, "pipe", "kiln", "--source", str(docs))
+    assert code == 1 and "Kiln firings run on Sundays." in out
+    assert "caf\\xe9.md is not UTF-8: not ingested" in err
+    assert daemon.client().stats()["items"] == 1

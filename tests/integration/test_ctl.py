@@ -122,3 +122,24 @@ def test_stored_control_sequences_are_shown_escaped_on_a_terminal(daemon, capsys
     code, out, _ = run(daemon, capsys, "--json", "tail", "--from", "0", "--count", "1")
     assert json.loads(out)["payload"]["item"]["content"] == content
     assert not any(ch in out for ch in "\x1b\r\x07\x9b\u202e\u202c")
+
+
+def test_the_proposal_shown_by_propose_help_is_accepted_and_quarantined_without_its_why(daemon, tmp_path):
+    from ragix_client.ctl_parser import PROPOSAL_HELP
+    shown = json.loads(PROPOSAL_HELP[PROPOSAL_HELP.index("["):PROPOSAL_HELP.index("}}]") + 3])
+    c = daemon.client()
+    assert c.propose(items=shown)["items"][0]["status"] == "accepted"
+    bare = [{k: v for k, v in shown[0].items() if k != "why_store"}]
+    bare[0]["content"] += " (again)"
+    assert c.propose(items=bare)["items"][0]["status"] == "quarantined"
+
+
+def test_propose_takes_a_file_of_more_proposals_than_one_op_takes(daemon, capsys, tmp_path):
+    proposals = [{"title": f"Glaze {i}", "content": f"Glaze recipe number {i}", "why_store": "asked",
+                  "provenance": {"source_kind": "chat", "source_id": f"chat:{i}"}} for i in range(150)]
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(proposals))
+    assert ctl.main(["--endpoint", daemon.endpoint, "--json", "propose", "--file", str(path)]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["accepted"] == 150 and [i["index"] for i in answer["items"]] == list(range(150))
+    assert daemon.client().stats()["items"] == 150

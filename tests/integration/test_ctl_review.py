@@ -256,7 +256,29 @@ def test_init_says_when_the_environment_overrides_the_home_given(tmp_path, capsy
     assert code == 0 and "RAGIX_HOME in the environment overrides" in err and str(tmp_path / "from-env") in out
 
 
+def test_init_says_when_a_kept_config_file_is_why_the_home_given_is_not_used(tmp_path, capsys, monkeypatch):
+    for name in ("RAGIX_HOME", "RAGIX_ENDPOINT", "RAGIX_CONFIG"):
+        monkeypatch.delenv(name, raising=False)
+    cfg, first, second = tmp_path / "r.toml", tmp_path / "first", tmp_path / "second"
+    assert ctl.main(["init", "--home", str(first), "--config", str(cfg)]) == 0
+    capsys.readouterr()
+    assert ctl.main(["init", "--home", str(second), "--config", str(cfg)]) == 0
+    out, err = capsys.readouterr()
+    assert "environment" not in err  # nothing in the environment set the home: the kept file did
+    assert "already exists and was kept" in err and f"ragixd would use {first}" in err
+    assert f"data home:   {first}" in out and not second.exists()
+
+
 def test_tail_errors_use_the_usual_exit_codes_and_json_shape(daemon, capsys, tmp_path):
     code = ctl.main(["--json", "--endpoint", f"ipc://{tmp_path}/nowhere/x.sock", "tail", "--count", "1"])
     out, err = capsys.readouterr()
     assert code == 3 and json.loads(out)["ok"] is False
+
+
+def test_update_with_empty_tags_removes_them_all(daemon, capsys):
+    c = daemon.client()
+    item = c.write(title="Kiln", content="Firing on Sunday", tags=["pottery", "kiln"], entities=["Ana"])
+    code, out, err = run(daemon, capsys, "update", item["id"], "--tags", "", "--entities", "")
+    assert code == 0, err
+    stored = c.read(item["id"])["items"][0]
+    assert stored["tags"] == [] and stored["entities"] == [] and stored["content"] == "Firing on Sunday"

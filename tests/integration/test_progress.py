@@ -109,3 +109,55 @@ def test_progress_line_and_no_drawing_off_a_terminal():
     out = io.StringIO()
     assert with_progress("ipc:///nonexistent/x.sock", "rebuild", lambda: 42, stream=out) == 42
     assert out.getvalue() == ""
+
+
+def _stderr_on_a_terminal(command: list[str]) -> tuple[subprocess.CompletedProcess, bytes]:
+    """Run `command` with its stderr on a terminal; its result and what it drew there."""
+    master, slave = pty.openpty()
+    try:
+        proc = subprocess.run(command, stdout=subprocess.PIPE, stderr=slave, text=True, timeout=120)
+        os.close(slave)
+        drawn = b""
+        try:
+            while chunk := os.read(master, 65536):
+                drawn += chunk
+        except OSError:  # the terminal's other end is closed: all read
+            pass
+    finally:
+        os.close(master)
+    return proc, drawn
+
+
+def test_pipe_draws_where_its_ingest_is_on_a_terminal_only(daemon, tmp_path):
+    notes = tmp_path / "notes.md"
+    notes.write_text("\n\n".join(f"Kiln firing {i}: cone {i % 11}, " + "glaze " * 400 for i in range(6)))
+    command = [sys.executable, "-m", "ragix_client.ctl", "--endpoint", daemon.endpoint, "pipe", "kiln",
+               "--source", str(notes)]
+    proc, drawn = _stderr_on_a_terminal(command)
+    assert proc.returncode == 0 and "[MEMORY: " in proc.stdout
+    assert b"pipe: file 1/1, notes.md: chunk 1/" in drawn
+    piped = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert piped.returncode == 0 and piped.stderr == ""
+
+
+def test_import_draws_where_it_is_on_a_terminal_only(daemon, tmp_path):
+    import json
+    dump = tmp_path / "dump.jsonl"
+    dump.write_text("".join(json.dumps({"format": "ragix-export/1", "secrecy": "S3", "item": {
+        "id": f"MEM-00000000000000{i:02x}", "title": f"kiln {i}", "content": f"firing {i}"}}) + "\n" for i in range(3)))
+    command = [sys.executable, "-m", "ragix_client.ctl", "--endpoint", daemon.endpoint, "import", str(dump)]
+    proc, drawn = _stderr_on_a_terminal(command)
+    assert proc.returncode == 0 and "created 3" in proc.stdout
+    assert b"import: line 1 of 3" in drawn
+    piped = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert piped.returncode == 0 and piped.stderr == "" and "exists 3" in piped.stdout
+
+
+def test_export_to_a_file_draws_its_count_on_a_terminal_only(daemon, tmp_path):
+    daemon.client().write(title="kiln", content="firing on Sunday")
+    target = tmp_path / "out.jsonl"
+    command = [sys.executable, "-m", "ragix_client.ctl", "--endpoint", daemon.endpoint, "export", "-o", str(target)]
+    proc, drawn = _stderr_on_a_terminal(command)
+    assert proc.returncode == 0 and b"export: 0 items" in drawn and "exported 1 items" in proc.stdout
+    piped = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert piped.returncode == 0 and "export:" not in piped.stderr and len(target.read_text().splitlines()) == 1

@@ -23,3 +23,20 @@ def test_a_vector_search_whose_model_server_fails_is_unavailable(tmp_path):
         finally:
             c.close()
             daemon.stop()
+
+
+def test_embedders_lists_a_model_whose_server_never_answered_as_unavailable(tmp_path, capsys):
+    from support.fake_ollama import unused_loopback_port
+
+    from ragix_client import ctl
+    daemon = ollama_daemon(tmp_path / "home", f"http://127.0.0.1:{unused_loopback_port()}")
+    c = daemon.client()
+    try:
+        c.write(title="Deploy window", content="Fridays 14-16h")
+        (model,) = c.embedders()["embedders"]
+        assert model["dimension"] is None and model["model"]
+        assert ctl.main(["--endpoint", daemon.endpoint, "embedders"]) == 0
+        assert "dim ?" in capsys.readouterr().out
+    finally:
+        c.close()
+        daemon.stop()

@@ -25,3 +25,19 @@ def test_positional_arguments_are_request_fields_of_their_op():
 
 def test_search_and_recall_both_take_their_query_positionally():
     assert POSITIONAL["search"] == POSITIONAL["recall"] == "query"
+
+
+def test_read_takes_its_ids_as_arguments_or_as_one_list():
+    sent = []
+
+    class Recording(Client):
+        def call(self, op, args=None, timeout=None, keep_waiting=None):
+            sent.append((op, args))
+            return {}
+
+    c = Recording("ipc:///nonexistent/r.sock")
+    c.read("MEM-aaaaaaaaaaaaaaaa", "MEM-bbbbbbbbbbbbbbbb")
+    c.read(["MEM-aaaaaaaaaaaaaaaa", "MEM-bbbbbbbbbbbbbbbb"])
+    c.read(("MEM-aaaaaaaaaaaaaaaa",))
+    assert sent == [("read", {"ids": ["MEM-aaaaaaaaaaaaaaaa", "MEM-bbbbbbbbbbbbbbbb"]})] * 2 + \
+        [("read", {"ids": ["MEM-aaaaaaaaaaaaaaaa"]})]
