@@ -232,10 +232,15 @@ def finder(pattern: str) -> re.Pattern[str] | None:
     return re.compile(pattern[lookbehind.end():]) if lookbehind else None
 
 
+def _article(what: str) -> str:
+    """'an' before a vowel ("an AWS access key id", "an OpenAI API key"), else 'a'."""
+    return "an" if what[:1].lower() in "aeiou" else "a"
+
+
 def provider_rules() -> list[Rule]:
     return [
         Rule(id=f"secret.{name}", kind=SECRET, family=family,
-             description=f"contains a {what}", pattern=re.compile(pattern), accept=accept_token,
+             description=f"contains {_article(what)} {what}", pattern=re.compile(pattern), accept=accept_token,
              needles=needles, finder=finder(pattern))
         for name, family, needles, what, pattern in PROVIDER_TOKENS
     ]
