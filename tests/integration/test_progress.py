@@ -56,19 +56,7 @@ def test_status_shows_a_running_rebuild(big):
 
 def test_ragixctl_draws_progress_on_a_terminal_only(big):
     env = {**os.environ, "RAGIX_ENDPOINT": big.endpoint}
-    master, slave = pty.openpty()
-    try:
-        proc = subprocess.run([sys.executable, "-m", "ragix_client.ctl", "rebuild"], env=env,
-                              stdout=subprocess.PIPE, stderr=slave, text=True, timeout=180)
-        os.close(slave)
-        drawn = b""
-        try:
-            while chunk := os.read(master, 65536):
-                drawn += chunk
-        except OSError:  # the terminal's other end is closed: all read
-            pass
-    finally:
-        os.close(master)
+    proc, drawn = _stderr_on_a_terminal([sys.executable, "-m", "ragix_client.ctl", "rebuild"], env=env)
     assert proc.returncode == 0 and "rebuilt every projection" in proc.stdout
     assert b"rebuild: " in drawn and b" events" in drawn
     piped = subprocess.run([sys.executable, "-m", "ragix_client.ctl", "--json", "verify"], env=env,
@@ -111,11 +99,12 @@ def test_progress_line_and_no_drawing_off_a_terminal():
     assert out.getvalue() == ""
 
 
-def _stderr_on_a_terminal(command: list[str]) -> tuple[subprocess.CompletedProcess, bytes]:
+def _stderr_on_a_terminal(command: list[str], env: dict[str, str] | None = None,
+                          ) -> tuple[subprocess.CompletedProcess, bytes]:
     """Run `command` with its stderr on a terminal; its result and what it drew there."""
     master, slave = pty.openpty()
     try:
-        proc = subprocess.run(command, stdout=subprocess.PIPE, stderr=slave, text=True, timeout=120)
+        proc = subprocess.run(command, env=env, stdout=subprocess.PIPE, stderr=slave, text=True, timeout=180)
         os.close(slave)
         drawn = b""
         try:

@@ -183,12 +183,10 @@ class NativePrefilter:
         if ruled_out:
             in_play -= ruled_out
         for database, text in second:
-            wanted = database[3].intersection(in_play)
-            if wanted:
-                found = _run(database, text)
-                if found is None:
-                    return None
-                ruled_out |= wanted.difference(found[1])
+            missing = _patterns_missing(database, text, in_play)
+            if missing is None:
+                return None
+            ruled_out |= missing
         return Scan(unlocked, ruled_out)
 
     def _prefilter_one(self, target: str, text: str, always: frozenset[int]) -> Scan | None:
@@ -206,13 +204,10 @@ class NativePrefilter:
         ruled_out = gates[3].intersection(in_play).difference(possible) if gates[3] else set()
         if ruled_out:
             in_play -= ruled_out
-        wanted = patterns[3].intersection(in_play)
-        if wanted:
-            found = _run(patterns, text)
-            if found is None:
-                return None
-            ruled_out |= wanted.difference(found[1])
-        return Scan(unlocked, ruled_out)
+        missing = _patterns_missing(patterns, text, in_play)
+        if missing is None:
+            return None
+        return Scan(unlocked, ruled_out | missing if missing else ruled_out)
 
     def _compile(self, target: str) -> Any:
         views, gates = _TARGETS[target]
@@ -237,6 +232,16 @@ class NativePrefilter:
 _LOWERED = ("lower", "prose")
 # Targets scanned for their gates and patterns at once (else the patterns wait for a gate).
 _LONG = ("long_ascii", "long", "long_lower")
+
+
+def _patterns_missing(database: Any, text: str, in_play: set[int]) -> frozenset[int] | set[int] | None:
+    """The rules in play whose pattern `text` does not hold (a scan only if one has a
+    pattern), or None when the scan cannot be made."""
+    wanted = database[3].intersection(in_play)
+    if not wanted:
+        return wanted
+    found = _run(database, text)
+    return None if found is None else wanted.difference(found[1])
 
 
 def _run(database: Any, text: str) -> tuple[set[int], set[int]] | None:
