@@ -526,7 +526,8 @@ class Server:
             head = self.store.head_seq
             positions = Projections.positions(self.store.reader())
             self._positions_at = (head, positions)
-        return dict(positions)
+        # A projector that has applied nothing yet (a fresh home) has no row: it is at 0.
+        return {**{p.name: 0 for p in self.store.projections.projectors}, **positions}
 
     def _static_status(self) -> dict[str, Any]:
         # Once per settings object (SIGHUP replaces it): the path work costs more than the rest.

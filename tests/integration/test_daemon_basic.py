@@ -181,3 +181,14 @@ def test_following_the_log_gives_every_event_once_in_order_while_clients_write(d
     assert seqs == list(range(1, until["seq"] + 1))
     assert got[0]["payload"]["item"]["id"] == first["id"]
     follower.close()
+
+
+def test_a_fresh_daemons_status_lists_every_projector_at_0(daemon):
+    c = daemon.client()
+    status = c.status()
+    assert status["head_seq"] == 0
+    assert set(status["projectors"]) >= {"items", "fts", "revisions", "entities"}
+    assert set(status["projectors"].values()) == {0}
+    seq = c.write(title="first", content="the first note")["seq"]
+    assert set(c.status()["projectors"].values()) == {seq}
+    c.close()
