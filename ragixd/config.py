@@ -26,11 +26,11 @@ CURVE_SECRET_KEY_FILE = "curve_secret_key_file"
 MIN_SEQ_TIMEOUT_S = "min_seq_timeout_s"
 
 
-# Commands per group commit by default. A group's answers leave when it commits, so its size
-# bounds how long a write waits behind another client's bulk writes (~0.5-1 ms a command: tens
-# of milliseconds at 32; 2-6 s at 1024 before session 12), while the shared fsync (~0.3 ms) is
-# still spread over many commands.
-DEFAULT_MAX_GROUP = 32
+# Commands per group commit while one client writes (with several, the writer makes smaller
+# groups: ragixd/writer.py, SHARED_GROUP). Each group pays one fsync; its answers leave when it
+# commits, so this also bounds how long a write arriving beside an import waits (~0.5-1 ms a
+# command here: ~100 ms at 128; 2-6 s at 1024 before session 12).
+DEFAULT_MAX_GROUP = 128
 
 
 @dataclass(frozen=True)

@@ -55,6 +55,11 @@ class FairQueue:
                 del self._jobs[owner]
             return job
 
+    def has_others(self, owner: Hashable) -> bool:
+        """Whether a job of another owner is waiting."""
+        with self._ready:
+            return any(other != owner for other in self._jobs)
+
     def __len__(self) -> int:
         with self._ready:
             return sum(len(q) for q in self._jobs.values())

@@ -60,13 +60,23 @@ def test_a_quiet_clients_write_goes_into_the_next_group_not_behind_the_flood():
 
 
 def test_a_request_bigger_than_a_group_is_cut_and_answered_once_whole():
+    """Cut in SHARED_GROUP commands while another client waits, in max_group once alone."""
+    from ragixd.writer import SHARED_GROUP
+
     big = [f"b{i}" for i in range(250)]
     groups, answers = _run([("importer", big), ("quiet", ["q"]), ("quiet", ["q2"])], max_group=100)
-    assert [len(g) for g in groups] == [100, 2, 100, 50]
+    rest = 250 - SHARED_GROUP
+    assert [len(g) for g in groups] == [SHARED_GROUP, 2, 100, 100, rest - 200]
     assert groups[1] == ["q", "q2"]
     results, seq = answers[0]
     assert results == [f"ok:{c}" for c in big] and seq == 252  # every result, in order, at its last seq
-    assert answers[1][1] == answers[2][1] == 102
+    assert answers[1][1] == answers[2][1] == SHARED_GROUP + 2
+
+
+def test_a_client_writing_alone_gets_whole_groups():
+    groups, answers = _run([("importer", [f"b{i}" for i in range(250)])], max_group=100)
+    assert [len(g) for g in groups] == [100, 100, 50]
+    assert answers[0][1] == 250
 
 
 def test_a_job_that_does_not_fit_leaves_room_for_smaller_ones():
