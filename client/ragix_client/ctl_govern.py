@@ -152,17 +152,16 @@ def policy_audit(c: Client, ns) -> tuple[Any, str]:
     archived, its rules as the reason."""
     scope = {"store": ns.store} if ns.store else {}
     checked, after, flagged = 0, 0, []
+    drawn = Redraw()
     while True:
         page = c.policy_audit(after=after, limit=BATCH, **scope)
         checked += page["checked"]
         flagged.extend(page["flagged"])
-        if sys.stderr.isatty():
-            print(f"\rragixctl: checked {checked} items, {len(flagged)} refused now", end="", file=sys.stderr, flush=True)
+        drawn.show(f"policy audit: checked {checked} items, {len(flagged)} refused now")
         if page["next"] is None:
             break
         after = page["next"]
-    if sys.stderr.isatty():
-        print(file=sys.stderr)
+    drawn.clear()
     archived = []
     if ns.archive:
         for found in flagged:
