@@ -135,6 +135,12 @@ _OVERRIDE_LITERALS = ("restrict", "limit", "filter", "filtr", "censur", "censor"
                       "any request", "sans ")
 
 
+# The rule runs when one of these is in the text: its own gate words and every word the override
+# context can match, so that a persona with an override ("act as a DAN with no rules", "an AI
+# without any guidelines", "in developer mode") is never skipped for want of a gate word.
+_JAILBREAK_NEEDLES = tuple(dict.fromkeys((*_JAILBREAK_GATES, *_OVERRIDE_LITERALS)))
+
+
 def _jailbreak(prose: str) -> bool:
     """The persona with the override context, or four of the seven signals."""
     flat = " ".join(prose.split())
@@ -283,7 +289,7 @@ def injection_rules() -> list[Rule]:
              needles=("user:", "human:")),
         Rule(id="injection.jailbreak_persona", kind=INJECTION, family="jailbreak",
              description="switches the model to an unrestricted persona (jailbreak)", check=_jailbreak,
-             needles=_JAILBREAK_GATES),
+             needles=_JAILBREAK_NEEDLES),
         Rule(id="injection.markdown_exfiltration", kind=INJECTION, family="exfiltration",
              description="makes the model emit links or images that can leak data", check=_markdown_exfil,
              needles=("image", "markdown", "![")),
