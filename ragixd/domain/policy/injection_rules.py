@@ -208,6 +208,7 @@ _SQUEEZED_LEAK = re.compile(
     r"(?:system|initial|original|hidden|secret)prompt"
 )
 _NOT_LETTERS = re.compile(r"[^a-z]+")
+_LINE_BREAKS = re.compile(r"[\r\n]+")
 # Every match of the three regexes above holds one of these stems. The squeezed view is all
 # letters, where a regex literal scanner stops at nearly every character; substring tests skip
 # through it instead ("prompt" first: the five leak stems are only looked for after it).
@@ -239,7 +240,11 @@ def _obfuscated(prose: str) -> bool:
             return True
     leak = _SQUEEZED_LEAK.search(squeezed)
     # Only when the letters were hidden: plain "reveal the system prompt" is prose about attacks.
-    return leak is not None and leak.group() not in _NOT_LETTERS.sub("", prose)
+    # Hidden: not spelt by the text's words — changed letters ("r3v3al"), or letters set apart
+    # one by one ("R-E-V-E-A-L", "r e v e a l", "R.E.V.E.A.L"), which no word of two letters
+    # holds. A line break inside a word ("the s⏎ystem prompt", a hard-wrapped text) hides nothing.
+    return leak is not None and leak.group() not in "".join(
+        w for w in _NOT_LETTERS.split(_LINE_BREAKS.sub("", prose)) if len(w) > 1)
 
 
 # Chat-template and tool-call markup, matched with punctuation intact.
