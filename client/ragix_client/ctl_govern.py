@@ -173,7 +173,9 @@ def policy_audit(c: Client, ns) -> tuple[Any, str]:
 
 def _audit_text(result: dict[str, Any]) -> str:
     flagged = result["flagged"]
-    lines = [f"checked {result['checked']} items: {len(flagged)} hold text the write policy now refuses"]
+    checked, held = result["checked"], len(flagged)
+    lines = [f"checked {checked} item{'s' * (checked != 1)}: {held} "
+             f"hold{'s' * (held == 1)} text the write policy now refuses"]
     for found in flagged:
         mark = " (archived)" if found["id"] in result["archived"] else ""
         lines.append(f"  {found['id']}  {found['store']}/{found['tier']}  {', '.join(found['rules'])}{mark}")
