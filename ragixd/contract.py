@@ -11,11 +11,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator, validators
+import re
+
+from jsonschema import Draft202012Validator, ValidationError, validators
 from referencing import Registry, Resource
 
+from .domain.ids import not_an_item_id
 from .errors import InvalidInput
-from .quickcheck import Check, compile_schema
+from .quickcheck import Check, compile_schema, python_pattern
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
 
@@ -40,10 +43,22 @@ def _whole_number(_checker: Any, instance: Any) -> bool:
     return isinstance(instance, int) and not isinstance(instance, bool)
 
 
+def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Any:
+    """`pattern` with JSON Schema's `$` (the end of the string, not before a final newline),
+    and an item id that is not one said as such, by every op alike."""
+    if validator.is_type(instance, "string") and not re.search(python_pattern(pattern), instance):
+        if pattern == ITEM_ID_PATTERN:
+            yield ValidationError(not_an_item_id(instance))
+        else:
+            yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+ITEM_ID_PATTERN = "^MEM-[0-9A-Za-z_-]{4,64}$"  # schemas/'s, ITEM_ID_RE with JSON Schema's `$`
+
 # JSON Schema counts 5.0 as an integer; Python slices and SQLite row ids do not, and a request
 # id of 1.0 could not be echoed as sent. The contract's integers are whole-number types only.
 StrictValidator = validators.extend(
-    Draft202012Validator,
+    Draft202012Validator, validators={"pattern": _pattern},
     type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _whole_number))
 
 
@@ -81,15 +96,18 @@ def first_error(name: str, instance: Any) -> str | None:
 
 # Limits said by the limit: jsonschema's own message repeats the whole value (a list of 1,500
 # ids, 20,000 characters of query) and the reason would be cut off with it.
-_LIMITS = {"maxItems": "at most {} items, not {}", "minItems": "at least {} items, not {}",
-           "maxLength": "at most {} characters, not {}", "minLength": "at least {} characters, not {}",
-           "maxProperties": "at most {} fields, not {}"}
+_LIMITS = {"maxItems": ("at most", "item", "items"), "minItems": ("at least", "item", "items"),
+           "maxLength": ("at most", "character", "characters"),
+           "minLength": ("at least", "character", "characters"),
+           "maxProperties": ("at most", "entry", "entries")}
 
 
 def _wording(err: Any) -> str:
-    template = _LIMITS.get(err.validator)
-    if template is not None and isinstance(err.instance, (str, list, dict)):
-        return template.format(err.validator_value, len(err.instance))
+    limit = _LIMITS.get(err.validator)
+    if limit is not None and isinstance(err.instance, (str, list, dict)):
+        bound, one, many = limit
+        n = err.validator_value
+        return f"{bound} {n} {one if n == 1 else many}, not {len(err.instance)}"
     return err.message
 
 

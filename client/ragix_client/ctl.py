@@ -165,8 +165,17 @@ def cmd_use(c: Client, ns) -> tuple[Any, str]:
     return r, f"recorded usage of {r['recorded']} item(s) (seq {r['seq']})"
 
 
+# The read op takes at most this many ids (schemas/ops/read.json maxItems): more are read a
+# page at a time, so that `ragixctl read $(cat ids)` works for any number the shell can pass.
+READ_PAGE = 1000
+
+
 def cmd_read(c: Client, ns) -> tuple[Any, str]:
-    r = _awaiting(c, ns, lambda: c.read(*ns.ids, min_seq=ns.min_seq))
+    items: list[dict[str, Any]] = []
+    for start in range(0, len(ns.ids), READ_PAGE):
+        page = ns.ids[start:start + READ_PAGE]
+        items += _awaiting(c, ns, lambda: c.read(*page, min_seq=ns.min_seq))["items"]
+    r = {"items": items, "count": len(items)}
     missing = set(ns.ids) - {i["id"] for i in r["items"]}
     if missing:
         raise _NotFoundAll(r, missing)

@@ -14,7 +14,7 @@ from typing import Any, Callable, Mapping, Protocol
 
 from ..errors import Conflict, InvalidInput, NotFound, PolicyRejected
 from . import events as ev
-from .ids import is_item_id, new_item_id
+from .ids import is_item_id, new_item_id, not_an_item_id
 from .item import (
     DEFAULT_STORE, LINK_RELS, MAX_USE_COUNT, TIERS, MemoryItem, apply_patch, build_item, check_not_blank,
     normalize_time, patch_to_wire, validate_create, validate_patch,
@@ -161,7 +161,7 @@ class Decision:
 
 def _existing(view: StateView, item_id: Any, name: str = "id") -> MemoryItem:
     if not is_item_id(item_id):
-        raise InvalidInput(name, f"is not an item id (MEM-…): {item_id!r}")
+        raise InvalidInput(name, not_an_item_id(item_id))
     item = view.get_item(item_id)
     if item is None:
         raise NotFound(f"no item {item_id}", id=item_id)
@@ -224,7 +224,7 @@ GOVERNED_FIELDS = ("title", "content", "tags", "entities", "provenance", "scope"
                    "corpus_id", "type", "tier", "validation")
 
 
-GENERATED_ID_RE = re.compile(r"^MEM-[0-9a-f]{12,32}$")
+GENERATED_ID_RE = re.compile(r"^MEM-[0-9a-f]{12,32}\Z")
 
 
 def _governed_view(fields: Mapping[str, Any], stored: Mapping[str, Any]) -> dict[str, Any]:
@@ -278,7 +278,7 @@ def _create(cmd: CreateItem, view: StateView, ctx: Context) -> Decision:
         # 64 random bits: a collision is left to the table's unique constraint.
         item_id = ctx.new_id()
     elif not is_item_id(item_id):
-        raise InvalidInput("id", f"is not an item id (MEM-…): {item_id!r}")
+        raise InvalidInput("id", not_an_item_id(item_id))
     elif view.exists(item_id):
         raise Conflict(f"item {item_id} already exists", id=item_id)
     for _rel, target in fields.get("links", ()):

@@ -6,8 +6,9 @@ import re
 import secrets
 from typing import Callable
 
-ITEM_ID_RE = re.compile(r"^MEM-[0-9A-Za-z_-]{4,64}$")
-EVENT_ID_RE = re.compile(r"^EVT-[0-9a-f]{16}$")
+# \Z, not $: a $ also matches before a final newline, and "MEM-abcd\n" is no id.
+ITEM_ID_RE = re.compile(r"^MEM-[0-9A-Za-z_-]{4,64}\Z")
+EVENT_ID_RE = re.compile(r"^EVT-[0-9a-f]{16}\Z")
 
 TokenSource = Callable[[int], str]
 
@@ -22,3 +23,10 @@ def new_event_id(token: TokenSource = secrets.token_hex) -> str:
 
 def is_item_id(value: object) -> bool:
     return isinstance(value, str) and bool(ITEM_ID_RE.match(value))
+
+
+def not_an_item_id(value: object) -> str:
+    """What every op says of an id that is not of the item id shape (it cannot name an item,
+    so it is invalid input, never 'not found')."""
+    shown = repr(value) if len(repr(value)) <= 80 else repr(value)[:77] + "..."
+    return f"{shown} is not an item id (MEM- then 4 to 64 letters, digits, '_' or '-')"

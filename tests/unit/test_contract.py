@@ -65,3 +65,23 @@ def test_the_answer_envelope_names_exactly_the_error_codes_and_the_readme_each()
 def test_tail_answers_hold_events_of_every_type_checked_by_their_own_schema():
     items = contract.validator("ops/tail#answer").schema["properties"]["events"]["items"]["oneOf"]
     assert {ref["$ref"] for ref in items} == {f"../events/{t}.json" for t in CURRENT_VERSIONS}
+
+
+def test_a_final_dollar_in_a_schema_pattern_ends_the_string_as_in_json_schema():
+    # Python's `$` also matches before a final newline; JSON Schema's (ECMA-262) does not.
+    from ragixd.domain.ids import is_item_id
+    for name, args in (("ops/history#request", {"id": "MEM-abcd\n"}),
+                       ("ops/read#request", {"ids": ["MEM-abcd\n"]}),
+                       ("ops/use#request", {"uses": {"MEM-abcd\n": 1}})):
+        assert not contract.quick(name)(args)
+        assert "is not an item id" in contract.first_error(name, args)
+    assert contract.first_error("ops/history#request", {"id": "MEM-abcd"}) is None
+    assert not is_item_id("MEM-abcd\n") and is_item_id("MEM-abcd")
+
+
+def test_every_id_pattern_in_the_schemas_is_the_domains():
+    from ragixd.domain.ids import ITEM_ID_RE
+    from ragixd.quickcheck import python_pattern
+    text = "\n".join(p.read_text() for p in (ROOT / "schemas").rglob("*.json"))
+    assert text.count('"^MEM-') == text.count(f'"{contract.ITEM_ID_PATTERN}"') + text.count('"^MEM-"')
+    assert python_pattern(contract.ITEM_ID_PATTERN) == ITEM_ID_RE.pattern
