@@ -15,7 +15,7 @@ from typing import Any, Callable, Sequence
 from .domain.policy import Policy
 from .embed.protocol import Embedder
 from .embed.registry import make_embedder
-from .errors import ConfigError, RagixError
+from .errors import ConfigError, InvalidInput, RagixError
 from .logs import get
 from .retrieval.backfill import Backfiller, embed_commands, missing, progress
 from .retrieval.embedding import InlineEmbedding
@@ -187,6 +187,27 @@ class Memory:
         """Whether embedding a query is local CPU work (no model server, no big model)."""
         serving = self.search.embedder
         return serving is None or _is_inline(serving, self.embedders)
+
+    def check_vector_search(self, query: str) -> None:
+        """Raise what keeps a `vector` search from being made: no embedder, or (nothing indexed
+        yet for the serving model) a model server that cannot embed the query. An empty index
+        would otherwise answer 'no matches' for a server that is down and never embedded
+        anything; with vectors indexed, embedding the query raises it the same way."""
+        serving = self.search.embedder
+        if serving is None:
+            raise InvalidInput("mode", "vector search needs an embedder, and none is configured "
+                               "(use --mode fts or hybrid)")
+        if query.strip() and not self.vectors.counts().get(serving.model_name):
+            serving.embed_batch([query])
+
+    def vector_trouble(self) -> str:
+        """Why the serving model's vectors cannot be had now ("" when nothing is known to be
+        wrong): its last failure to embed, for a search or its back-fill."""
+        serving = self.search.embedder
+        if serving is None:
+            return ""
+        filler = next((f for f in self.backfillers if f.embedder is serving), None)
+        return getattr(serving, "last_error", "") or (filler.last_error if filler and not filler.available else "")
 
     def embedder_status(self) -> list[dict[str, Any]]:
         conn = self.store.reader()

@@ -2,7 +2,8 @@
 keys and service. Human output by default, --json everywhere.
 
 Exit codes: 0 success; 1 the daemon answered with an error (or verify found a problem);
-2 bad usage or invalid input; 3 the daemon could not be reached or timed out; 130 Ctrl-C.
+2 bad usage or invalid input; 3 the daemon (or a model server a vector search needs) could not be
+reached or timed out; 130 Ctrl-C.
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ Start the daemon first (`ragixd`, or `make run` in a checkout), then for example
 """
 EPILOG = """\
 exit codes: 0 ok, 1 error answered by the daemon (or verify failed), 2 bad usage or input,
-3 daemon unreachable or timed out, 130 interrupted (Ctrl-C; tail stops with 0).
+3 daemon (or a vector search's model server) unreachable or timed out,
+130 interrupted (Ctrl-C; tail stops with 0).
 endpoint: --endpoint, else $RAGIX_ENDPOINT, else ipc://$XDG_RUNTIME_DIR/ragix/ragixd.sock.
 """
 
@@ -190,6 +192,7 @@ def cmd_search(c: Client, ns) -> tuple[Any, str]:
     if ns.mode:
         args["mode"] = ns.mode
     r = _awaiting(c, ns, lambda: c.search(**args))
+    _say_fallback(r)
     return r, render.render_search(r)
 
 
@@ -204,7 +207,16 @@ def cmd_recall(c: Client, ns) -> tuple[Any, str]:
     if not r.get("text") and ns.mode != "catalog" and not ns.json:
         parts.insert(0, f"({budget_hint(c, args)})")
     _say_withheld(r)
+    _say_fallback(r)
     return r, "\n".join(parts)
+
+
+def _say_fallback(r: dict[str, Any]) -> None:
+    """A hybrid search whose model server failed ran on full text alone: said on stderr, so
+    that missing semantic matches are not taken for an absence."""
+    if r.get("vectors_unavailable"):
+        print(f"ragixctl: vector search is unavailable ({r['vectors_unavailable']}): full-text results only",
+              file=sys.stderr)
 
 
 def _say_withheld(r: dict[str, Any]) -> None:
@@ -236,6 +248,7 @@ def cmd_pipe(c: Client, ns) -> tuple[Any, str]:
         where = s["file"] + (f" (chunk {s['chunk']})" if s["chunk"] else "")
         print(f"ragixctl: skipped {where}: {s['code']}: {s['message']}", file=sys.stderr)
     _say_withheld(r)
+    _say_fallback(r)
     if not r.get("text"):
         hint = budget_hint(c, {"query": ns.query, "budget": ns.budget, "k": ns.k})  # ingest applied by now
         print(f"ragixctl: {hint}", file=sys.stderr)

@@ -43,6 +43,7 @@ class OllamaEmbedder:
         self.batch_size = batch_size
         self._dimension = dimension
         self._lock = threading.Lock()
+        self.last_error = ""  # why the last call failed ("" once one succeeds): said by a search that fell back
         # trust_env=False: a proxy from the environment must never see loopback model traffic.
         self._client = ollama.Client(host=url, timeout=timeout, trust_env=False)
 
@@ -95,6 +96,7 @@ class OllamaEmbedder:
                 f"returned {vectors.shape} embeddings for {len(chunk)} texts", "bad_response"
             )
         self._check_dimension(vectors.shape[1])
+        self.last_error = ""
         return vectors
 
     def _check_dimension(self, found: int) -> None:
@@ -109,8 +111,9 @@ class OllamaEmbedder:
                 )
 
     def _unavailable(self, what: str, reason: str, **details: object) -> Unavailable:
+        self.last_error = f"ollama at {self.url} (model {self.model!r}) {what}"
         return Unavailable(
-            f"ollama at {self.url} (model {self.model!r}) {what}",
+            self.last_error,
             url=self.url,
             model=self.model,
             reason=reason,

@@ -14,7 +14,7 @@ import apsw
 
 from ..domain import commands as c
 from ..domain.trust import Caller
-from ..errors import Forbidden, InvalidInput, PolicyRejected, RagixError
+from ..errors import Forbidden, InvalidInput, PolicyRejected, RagixError, Unavailable
 from ..store import log, queries
 from ..store.filters import Filters, filters_from_args
 from ..store.projection import Projections
@@ -143,15 +143,28 @@ def search_filters(args: Mapping[str, Any], caller: Caller) -> Filters:
     return Filters(**{**f.__dict__, "visible_stores": caller.stores})
 
 
-def _hybrid(q: QueryContext, args: dict[str, Any], k: int):
+def _hybrid(q: QueryContext, args: dict[str, Any], k: int) -> tuple[list[Any], str, str]:
+    """Hits, the mode used, and why vectors were left out of a hybrid search ("" if they were not,
+    or for no known reason): a vector search that cannot be made is an error, never an empty answer."""
     memory = q.extra.get("memory")
     mode = args.get("mode", "hybrid")
     filters = search_filters(args, q.caller)
     if memory is None:
         if mode == "vector":
-            raise InvalidInput("mode", "vector search needs an embedder, and none is configured")
-        return [_Hit(i, s) for i, s in queries.search(q.conn, args["query"], filters, k)], "fts"
-    return memory.search.search(q.conn, args["query"], filters, k, mode)
+            raise InvalidInput("mode", "vector search needs an embedder, and none is configured "
+                               "(use --mode fts or hybrid)")
+        return [_Hit(i, s) for i, s in queries.search(q.conn, args["query"], filters, k)], "fts", ""
+    try:
+        if mode == "vector":
+            memory.check_vector_search(args["query"])
+        hits, used = memory.search.search(q.conn, args["query"], filters, k, mode)
+    except Unavailable as err:
+        if mode != "vector":
+            raise
+        raise Unavailable(f"vector search is unavailable: {err.message} (full-text search still works: "
+                          "--mode fts, or hybrid, which falls back to it)", **err.details) from None
+    fallback = memory.vector_trouble() if mode == "hybrid" and used == "fts" else ""
+    return hits, used, fallback
 
 
 @dataclass
@@ -161,20 +174,25 @@ class _Hit:
 
 
 def query_search(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
-    hits, used = _hybrid(q, args, args.get("k", 10))
+    hits, used, fallback = _hybrid(q, args, args.get("k", 10))
     items = [{"id": h.item.id, "title": h.item.title, "score": round(h.score, 6), "tier": h.item.tier,
               "type": h.item.type, "tags": list(h.item.tags), "item": h.item.to_dict()} for h in hits]
-    return {"items": items, "count": len(items), "mode": used}
+    answer = {"items": items, "count": len(items), "mode": used}
+    if fallback:
+        answer["vectors_unavailable"] = fallback
+    return answer
 
 
 def query_recall(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
     from ..retrieval.recall import recall
     search_args = {**args, "mode": args.get("search_mode", "hybrid")}
-    hits, used = _hybrid(q, search_args, args.get("k", 20))
+    hits, used, fallback = _hybrid(q, search_args, args.get("k", 20))
     guard = q.extra.get("recall_guard")
     out = recall(hits, args.get("mode", "inject"), args.get("budget", 2000), args.get("catalog_k", 10),
                  admits=guard.admits if guard is not None else None)
     out["search_mode"] = used
+    if fallback:
+        out["vectors_unavailable"] = fallback
     return out
 
 

@@ -40,3 +40,72 @@ def test_embedders_lists_a_model_whose_server_never_answered_as_unavailable(tmp_
     finally:
         c.close()
         daemon.stop()
+
+
+def test_a_vector_search_with_nothing_indexed_and_the_server_down_says_so(tmp_path, capsys):
+    """Nothing was ever embedded (the server was down from the start): 'no matches' would hide
+    that vector search cannot be made at all."""
+    from support.fake_ollama import unused_loopback_port
+
+    from ragix_client import ctl
+    daemon = ollama_daemon(tmp_path / "home", f"http://127.0.0.1:{unused_loopback_port()}")
+    c = daemon.client()
+    try:
+        written = c.write(title="Deploy window", content="Fridays 14-16h")
+        assert c.embedders()["embedders"][0]["indexed"] == 0
+        for call in (lambda: c.search("deploy window", mode="vector", min_seq=written["seq"]),
+                     lambda: c.recall("deploy window", search_mode="vector")):
+            with pytest.raises(Unavailable) as err:
+                call()
+            assert "vector search is unavailable" in err.value.message and "cannot connect" in err.value.message
+        code = ctl.main(["--endpoint", daemon.endpoint, "search", "deploy window", "--mode", "vector"])
+        out, err = capsys.readouterr()
+        assert code == 3 and out == "" and "vector search is unavailable" in err and "--mode fts" in err
+
+        hybrid = c.search("deploy window")  # falls back to full text, and says why
+        assert hybrid["mode"] == "fts" and [i["id"] for i in hybrid["items"]] == [written["id"]]
+        assert "cannot connect" in hybrid["vectors_unavailable"]
+        assert "cannot connect" in c.recall("deploy window")["vectors_unavailable"]
+        code = ctl.main(["--endpoint", daemon.endpoint, "search", "deploy window"])
+        out, err = capsys.readouterr()
+        assert code == 0 and written["id"] in out
+        assert "vector search is unavailable" in err and "full-text results only" in err
+        code = ctl.main(["--endpoint", daemon.endpoint, "recall", "deploy window"])
+        out, err = capsys.readouterr()
+        assert code == 0 and "Fridays" in out and "full-text results only" in err
+    finally:
+        c.close()
+        daemon.stop()
+
+
+def test_a_vector_search_with_nothing_indexed_and_the_server_up_is_an_honest_empty_answer(tmp_path):
+    with FakeOllama(dimension=16) as fake:
+        daemon = ollama_daemon(tmp_path / "home", fake.url)
+        c = daemon.client()
+        try:
+            answer = c.search("anything at all", mode="vector")
+            assert answer == {"items": [], "count": 0, "mode": "vector"}
+            assert fake.embed_calls() == [["anything at all"]]  # the server was asked, and answered
+            written = c.write(title="Deploy window", content="Fridays 14-16h")
+            hybrid = c.search("deploy window", min_seq=written["seq"])
+            assert hybrid["mode"] == "hybrid" and "vectors_unavailable" not in hybrid
+        finally:
+            c.close()
+            daemon.stop()
+
+
+def test_a_vector_search_without_any_embedder_is_refused(tmp_path):
+    from support.daemon import Daemon
+
+    from ragixd.errors import InvalidInput
+    daemon = Daemon(tmp_path / "home", extra_env={"RAGIX_EMBEDDER": "none"}).start()
+    c = daemon.client()
+    try:
+        c.write(title="Deploy window", content="Fridays 14-16h")
+        with pytest.raises(InvalidInput) as err:
+            c.search("deploy window", mode="vector")
+        assert "none is configured" in err.value.message
+        assert "vectors_unavailable" not in c.search("deploy window")  # nothing failed: none asked for
+    finally:
+        c.close()
+        daemon.stop()
