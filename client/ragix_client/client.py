@@ -358,8 +358,23 @@ def _encode(request: dict[str, Any]) -> bytes:
         return msgpack.packb(request, use_bin_type=True)
     except UnicodeEncodeError as e:  # lone surrogates: bytes that were not UTF-8, decoded leniently
         raise InvalidInput("text", f"is not valid UTF-8 (near {e.object[max(0, e.start - 20):e.start]!r})") from None
-    except (TypeError, ValueError, OverflowError) as e:
+    except OverflowError:
+        field, value = _too_big(request.get("args"), "args") or ("args", None)
+        raise InvalidInput(field, f"{value} is out of range: integers are sent in 64 bits") from None
+    except (TypeError, ValueError) as e:
         raise InvalidInput("args", f"cannot be sent: {e}") from None
+
+
+def _too_big(value: Any, where: str) -> tuple[str, int] | None:
+    """The first integer msgpack cannot send (past 64 bits), and where it is ('args/k')."""
+    if isinstance(value, int) and not isinstance(value, bool) and not -2**63 <= value < 2**64:
+        return where.removeprefix("args/"), value
+    pairs = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, inner in pairs:
+        found = _too_big(inner, f"{where}/{key}")
+        if found:
+            return found
+    return None
 
 
 def _make_method(op: str, summary: str):

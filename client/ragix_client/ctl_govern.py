@@ -16,6 +16,7 @@ from .progress import Redraw
 
 BATCH = 500
 PROPOSE_BATCH = 100  # the most proposals one propose op takes (schemas/ops/propose.json)
+IMPORT_COUNTS = ("created", "exists", "conflict", "refused", "quarantined", "invalid")
 
 
 def _read(path: str | None) -> str:
@@ -41,8 +42,10 @@ def propose(c: Client, ns) -> tuple[Any, str]:
     items = data.get("items") if isinstance(data, dict) else data
     if not isinstance(items, list):
         raise InvalidInput("file", "expected a JSON list of proposals or {\"items\": [...]}")
+    if not items:
+        raise InvalidInput("file", "holds no proposals: the list is empty")
     total: dict[str, Any] = {"items": [], "seq": 0}
-    for start in range(0, len(items), PROPOSE_BATCH) or [0]:  # the op takes 100 at a time
+    for start in range(0, len(items), PROPOSE_BATCH):  # the op takes 100 at a time
         r = c.propose(items=items[start:start + PROPOSE_BATCH])
         total["items"] += [{**item, "index": item["index"] + start} if "index" in item else item
                            for item in r["items"]]
@@ -107,7 +110,7 @@ def import_(c: Client, ns) -> tuple[Any, str]:
         except json.JSONDecodeError as e:
             raise InvalidInput("file", f"line {n} is not JSON: {e}") from None
         numbers.append(n)
-    totals: dict[str, int] = {}
+    totals = dict.fromkeys(IMPORT_COUNTS, 0)  # all said, an empty file's zeros too
     details = []
     drawn = Redraw()  # a large export takes a while to import: where it is, on a terminal
     try:
@@ -125,8 +128,8 @@ def import_(c: Client, ns) -> tuple[Any, str]:
 def _add_up(r: dict[str, Any], start: int, numbers: list[int], totals: dict[str, int],
             details: list[dict[str, Any]]) -> None:
     """One batch's answer into the totals and the problems, each named by its file line."""
-    for key in ("created", "exists", "conflict", "refused", "quarantined", "invalid"):
-        totals[key] = totals.get(key, 0) + r[key]
+    for key in IMPORT_COUNTS:
+        totals[key] += r[key]
     details.extend({**d, "line": numbers[d["line"] + start]} for d in r["lines"]
                    if d["status"] not in ("created", "exists") or d.get("notes"))
 

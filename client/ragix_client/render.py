@@ -91,15 +91,19 @@ def render_verify(result: dict[str, Any]) -> str:
 
 
 def render_entities(result: dict[str, Any]) -> str:
-    rows = [f"{e['mention_count']:>5}  {e['name']}  ({e['store']}, {len(e['item_ids'])} items)"
+    rows = [f"{e['mention_count']:>5}  {e['name']}  ({e['store']}, {_count(len(e['item_ids']), 'item')})"
             for e in result["entities"]]
     return "\n".join(rows) or "(no entities)"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
 
 
 def render_palace(result: dict[str, Any]) -> str:
     if "children" in result:
         plural = {"shelf": "shelves"}.get(result["level"], result["level"] + "s")
-        head = f"{plural} under /{result['path']} ({result['count']} items)"
+        head = f"{plural} under /{result['path']} ({_count(result['count'], 'item')})"
         return "\n".join([head, *(f"  {c['name']}  ({c['count']})" for c in result["children"])])
     loc = result.get("location")
     where = "/".join(loc[k] for k in ("domain", "room", "shelf", "card")) if loc else "(not placed)"

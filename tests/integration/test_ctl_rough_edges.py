@@ -1,0 +1,76 @@
+"""ragixctl's rough edges found by trying every command with odd input: numbers too big to
+send, an empty import, proposals that were not all stored, and counts said in good English.
+One daemon serves the module; each test writes what it needs under its own title."""
+
+import json
+
+import pytest
+
+from ragix_client import ctl, render
+from ragixd.errors import InvalidInput
+from support.daemon import Daemon
+
+
+@pytest.fixture(scope="module")
+def daemon(tmp_path_factory):
+    d = Daemon(tmp_path_factory.mktemp("edges") / "home").start()
+    yield d
+    d.stop()
+
+
+def run(daemon, capsys, *args):
+    code = ctl.main(["--endpoint", daemon.endpoint, *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("args, option", [
+    (["search", "x", "--min-seq", "99999999999999999999999"], "min_seq"),
+    (["entities", "--limit", "-99999999999999999999"], "limit"),
+    (["timeline", "MEM-0000000000000001", "--before", str(2**64)], "before"),
+])
+def test_a_number_too_big_to_send_names_its_option(daemon, capsys, args, option):
+    code, out, err = run(daemon, capsys, *args)
+    assert code == 2 and f"invalid_input: {option}: " in err and "out of range" in err, err
+
+
+def test_a_number_too_big_to_send_is_named_inside_a_mapping_too(daemon):
+    c = daemon.client()
+    try:
+        with pytest.raises(InvalidInput) as err:
+            c.use(uses={"MEM-0000000000000001": 2**70})
+        assert err.value.details["field"] == "uses/MEM-0000000000000001"
+    finally:
+        c.close()
+
+
+def test_an_empty_import_says_it_imported_nothing(daemon, capsys, tmp_path):
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    code, out, err = run(daemon, capsys, "import", str(empty))
+    assert code == 0 and out.startswith("created 0, exists 0, conflict 0")
+    code, out, err = run(daemon, capsys, "--json", "import", str(empty))
+    answer = json.loads(out)
+    assert code == 0 and answer["created"] == 0 and answer["invalid"] == 0 and answer["problems"] == []
+
+
+def test_propose_exits_1_when_a_proposal_was_refused_or_invalid(daemon, capsys, tmp_path):
+    good = {"title": "Kiln schedule", "content": "Bisque firing on Tuesdays", "why_store": "asked",
+            "provenance": {"source_kind": "chat", "source_id": "chat:kiln"}}
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps([good]))
+    assert run(daemon, capsys, "propose", "--file", str(path))[0] == 0
+    path.write_text(json.dumps([{**good, "content": "Glazes on Wednesdays"}, {"title": "no content"}]))
+    code, out, err = run(daemon, capsys, "propose", "--file", str(path))
+    assert code == 1 and "accepted 1" in out and "invalid 1" in out
+    path.write_text("[]")
+    code, out, err = run(daemon, capsys, "propose", "--file", str(path))
+    assert code == 2 and "no proposals" in err and "at least 1" not in err
+
+
+def test_counts_of_one_are_singular():
+    assert "(private, 1 item)" in render.render_entities(
+        {"entities": [{"name": "Alice", "store": "private", "mention_count": 1, "item_ids": ["MEM-aaaa"]}]})
+    listing = {"level": "domain", "path": "", "count": 1, "children": [{"name": "project", "count": 1}]}
+    assert render.render_palace(listing).startswith("domains under / (1 item)")
+    assert "(2 items)" in render.render_palace({**listing, "count": 2})
