@@ -82,7 +82,10 @@ def init(ns: argparse.Namespace) -> int:
         print(f"data home:   {result['home']}")
         print(f"config file: {config}" + ("  (written)" if wrote else "  (kept as it was)"))
         print(f"endpoint:    {result['endpoint']}")
-        print(f"next: start the daemon with `{start}`, then `ragixctl status`")
+        # ragixctl reads no config file: an endpoint other than the one it would use is named.
+        mine = os.environ.get("RAGIX_ENDPOINT") or paths.default_endpoint()
+        status = "ragixctl status" if result["endpoint"] == mine else f"ragixctl --endpoint {result['endpoint']} status"
+        print(f"next: start the daemon with `{start}`, then `{status}`")
     return 0
 
 

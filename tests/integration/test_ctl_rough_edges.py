@@ -74,3 +74,18 @@ def test_counts_of_one_are_singular():
     listing = {"level": "domain", "path": "", "count": 1, "children": [{"name": "project", "count": 1}]}
     assert render.render_palace(listing).startswith("domains under / (1 item)")
     assert "(2 items)" in render.render_palace({**listing, "count": 2})
+
+
+def test_init_names_the_endpoint_in_its_next_step_when_ragixctl_would_not_find_it(tmp_path, capsys,
+                                                                                   monkeypatch):
+    for name in ("RAGIX_HOME", "RAGIX_ENDPOINT", "RAGIX_CONFIG"):
+        monkeypatch.delenv(name, raising=False)
+    endpoint = f"ipc://{tmp_path}/own.sock"
+    assert ctl.main(["--endpoint", endpoint, "init", "--home", str(tmp_path / "h"),
+                     "--config", str(tmp_path / "a.toml")]) == 0
+    assert f"then `ragixctl --endpoint {endpoint} status`" in capsys.readouterr().out
+    assert ctl.main(["init", "--home", str(tmp_path / "h"), "--config", str(tmp_path / "b.toml")]) == 0
+    assert "then `ragixctl status`" in capsys.readouterr().out  # the default: nothing to name
+    monkeypatch.setenv("RAGIX_ENDPOINT", endpoint)  # as the README's throwaway home sets it
+    assert ctl.main(["init", "--config", str(tmp_path / "a.toml")]) == 0
+    assert "then `ragixctl status`" in capsys.readouterr().out
