@@ -125,6 +125,11 @@ def tail(client: Client, ns: argparse.Namespace) -> int:
     """Print stored events after --from, then follow the live stream: in seq order, each once."""
     shown = 0
     try:
+        if ns.from_seq:  # a typo (--from 50000 for 500) would wait in silence for events to come
+            head = client.tail(after=ns.from_seq, limit=1)["head_seq"]
+            if ns.from_seq > head:
+                print(f"ragixctl: --from {ns.from_seq} is past the last event (seq {head}): nothing is "
+                      f"printed until events after seq {ns.from_seq} are committed", file=sys.stderr)
         for event in client.follow(after=ns.from_seq, idle=ns.idle):
             _print_event(ns, event)
             shown += 1

@@ -89,3 +89,12 @@ def test_init_names_the_endpoint_in_its_next_step_when_ragixctl_would_not_find_i
     monkeypatch.setenv("RAGIX_ENDPOINT", endpoint)  # as the README's throwaway home sets it
     assert ctl.main(["init", "--config", str(tmp_path / "a.toml")]) == 0
     assert "then `ragixctl status`" in capsys.readouterr().out
+
+
+def test_tail_from_past_the_last_event_says_why_nothing_comes(daemon, capsys):
+    daemon.client().write(title="Tail anchor", content="an event to have a head")
+    code, out, err = run(daemon, capsys, "tail", "--from", "1000000", "--idle", "0.2")
+    assert code == 0 and out == ""
+    assert "--from 1000000 is past the last event" in err
+    code, out, err = run(daemon, capsys, "tail", "--from", "1", "--count", "1")
+    assert code == 0 and out and "past the last event" not in err
