@@ -91,6 +91,7 @@ REAL_REQUESTS = [
     ("ops/recall#request", {"query": "kafka", "budget": 800, "mode": "inject"}),
     ("ops/timeline#request", {"anchor": "MEM-0123456789abcdef", "before": 3, "after": 3}),
     ("ops/tail#request", {"after": 10, "limit": 100}),
+    ("ops/use#request", {"uses": {"MEM-0123456789abcdef": 2}}),
     ("envelope#request", {"v": 1, "id": 7, "op": "search", "args": {"query": "x"}}),
 ]
 
@@ -108,4 +109,15 @@ def test_unsure_cases_fall_back_to_the_full_validator():
     assert not quick({"k": True})          # a bool is no integer
     assert not quick({"k": math.nan})
     assert not compile_schema({"$ref": "other.json"})({})   # unknown keyword: never sure
-    assert not compile_schema({"type": "string", "format": "date"})("x")
+
+
+def test_a_pattern_ending_in_dollar_refuses_a_final_newline_in_both_checks():
+    shape = {"pattern": "^MEM-[0-9a-z]{4}$"}
+    for schema, good, bad in (
+            ({"type": "object", "properties": {"id": {"type": "string", **shape}}},
+             {"id": "MEM-abcd"}, [{"id": "MEM-abcd\n"}, {"id": "MEM-abc"}]),
+            ({"type": "object", "propertyNames": shape}, {"MEM-abcd": 1}, [{"MEM-abcd\n": 1}, {"x": 1}])):
+        quick, full = compile_schema(schema), contract.StrictValidator(schema)
+        assert quick(good) and full.is_valid(good)
+        for instance in bad:
+            assert not quick(instance) and not full.is_valid(instance)
