@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any, Mapping
 
 from ..errors import InvalidInput
@@ -34,6 +35,9 @@ def validate_location(location: Mapping[str, Any], item_id: str) -> dict[str, st
         value = location.get(level)
         if not isinstance(value, str) or not _SEGMENT_RE.match(value):
             raise InvalidInput(f"location.{level}", "must be 1-100 characters without '/'")
+        if not value.strip() or any(unicodedata.category(ch) == "Cc" for ch in value):
+            # A blank or multi-line segment could be neither seen nor typed back in `palace list`.
+            raise InvalidInput(f"location.{level}", f"{value!r} must hold visible text and no control characters")
         out[level] = value
     out["card"] = item_id
     return out
