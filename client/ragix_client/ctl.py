@@ -91,6 +91,10 @@ def _item_args(ns: argparse.Namespace, new: bool = False) -> dict[str, Any]:
         raise InvalidInput("--content", "is required: give the memory's text (or '-' to read standard input)")
     if ns.title is not None and not ns.title.strip():
         raise InvalidInput("--title", "is empty: give a title of at most 200 characters")
+    for name in ("type", "tier", "scope", "store", "source"):  # '' would be dropped, or a blank label
+        value = getattr(ns, name)
+        if value is not None and not value.strip():
+            raise InvalidInput(f"--{name.replace('_', '-')}", "is empty: give a value, or leave the option out")
     fields = _pick(ns, ("title", "content", "tags", "entities", "type", "tier", "scope", "store",
                         "confidence"))
     fields.update({k: [] for k in ("tags", "entities") if getattr(ns, k) == []})  # given as '': none

@@ -98,3 +98,17 @@ def test_tail_from_past_the_last_event_says_why_nothing_comes(daemon, capsys):
     assert "--from 1000000 is past the last event" in err
     code, out, err = run(daemon, capsys, "tail", "--from", "1", "--count", "1")
     assert code == 0 and out and "past the last event" not in err
+
+
+@pytest.mark.parametrize("option", ["--type", "--tier", "--scope", "--store", "--source"])
+@pytest.mark.parametrize("value", ["", "  "])
+def test_an_empty_item_option_is_a_usage_error_naming_it(daemon, capsys, option, value):
+    """Not a silent default on write, nor 'give at least one field' on update."""
+    c = daemon.client()
+    item = c.write(title="Blank options", content="an item to update")["id"]
+    before = c.stats()["head_seq"]
+    for args in (["write", "--title", "t", "--content", "blank option", option, value],
+                 ["update", item, option, value]):
+        code, out, err = run(daemon, capsys, *args)
+        assert code == 2 and f"{option}: is empty" in err and out == "", (args, err)
+    assert c.stats()["head_seq"] == before
