@@ -13,6 +13,12 @@ from typing import Any, Callable
 _TERMINAL_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
+def _flat(text: str) -> str:
+    """A stored text inside a one-line row (search, history, timeline): a line break written
+    `\\n`, so that each row stays one line for the eye and for line-oriented tools."""
+    return text.replace("\r\n", "\n").replace("\n", "\\n")
+
+
 def _line(*parts: Any) -> str:
     return "  ".join(str(p) for p in parts if p not in (None, ""))
 
@@ -21,7 +27,7 @@ def item_block(item: dict[str, Any]) -> str:
     tags = ",".join(item.get("tags", []))
     head = _line(item["id"], f"[{item['tier']}/{item['type']}]", f"store={item['store']}",
                  f"tags={tags}" if tags else "", "(archived)" if item.get("archived") else "")
-    lines = [head, f"  title:   {item['title']}"]
+    lines = [head, "  title:   " + item["title"].replace("\n", "\n           ")]
     if item.get("content"):
         lines.append("  content: " + item["content"].replace("\n", "\n           "))
     if item.get("entities"):
@@ -42,7 +48,7 @@ def render_items(result: dict[str, Any]) -> str:
 def render_search(result: dict[str, Any]) -> str:
     if not result["items"]:
         return "(no matches)"
-    rows = [f"{hit['score']:>9.4f}  {hit['id']}  {hit['title']}" for hit in result["items"]]
+    rows = [f"{hit['score']:>9.4f}  {hit['id']}  {_flat(hit['title'])}" for hit in result["items"]]
     return "\n".join(["    score  id                    title", *rows])
 
 
@@ -50,8 +56,8 @@ def render_history(result: dict[str, Any]) -> str:
     rows = []
     for rev in result["revisions"]:
         snap = rev["snapshot"]
-        rows.append(f"#{rev['revision']:<3} seq {rev['seq']:<6} {rev['changed_at']}  {rev['reason']:<10} "
-                    f"by {rev['actor']}: {snap['title']}")
+        rows.append(f"#{rev['revision']:<3} seq {rev['seq']:<6} {rev['changed_at']}  {_flat(rev['reason']):<10} "
+                    f"by {rev['actor']}: {_flat(snap['title'])}")
     return "\n".join(rows) or "(no revisions)"
 
 
@@ -59,7 +65,7 @@ def render_timeline(result: dict[str, Any], anchor: str = "") -> str:
     rows = []
     for item in result["items"]:
         mark = ">" if item["id"] == anchor else " "
-        rows.append(f"{mark} {item['created_at']}  {item['id']}  {item['title']}")
+        rows.append(f"{mark} {item['created_at']}  {item['id']}  {_flat(item['title'])}")
     return "\n".join(rows)
 
 

@@ -112,3 +112,17 @@ def test_an_empty_item_option_is_a_usage_error_naming_it(daemon, capsys, option,
         code, out, err = run(daemon, capsys, *args)
         assert code == 2 and f"{option}: is empty" in err and out == "", (args, err)
     assert c.stats()["head_seq"] == before
+
+
+def test_one_line_listings_keep_one_line_per_row_when_a_title_or_reason_holds_line_breaks(daemon, capsys):
+    c = daemon.client()
+    item = c.write(title="Rows\nstay whole", content="a title of two lines")["id"]
+    seq = c.update(item, patch={"content": "edited"}, reason="first line\r\nsecond line")["seq"]
+    for args, rows in ((["history", item], 2), (["search", "rows stay whole", "--k", "1"], 2),
+                       (["timeline", item, "--before", "0", "--after", "0"], 1)):
+        code, out, err = run(daemon, capsys, *args, "--min-seq", str(seq))
+        assert code == 0 and len(out.splitlines()) == rows, (args, out)
+        assert "Rows\\nstay whole" in out
+    assert "first line\\nsecond line" in run(daemon, capsys, "history", item)[1]
+    code, out, err = run(daemon, capsys, "read", item)  # a block: the second line indented under the first
+    assert "  title:   Rows\n           stay whole\n" in out
