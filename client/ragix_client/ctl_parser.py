@@ -9,7 +9,7 @@ import sys
 from ragixd import __version__
 from ragixd.domain.item import MAX_USE_COUNT
 
-from .ctl import DESCRIPTION, EPILOG, _filters, _item_fields, csv, spec_help
+from .ctl import DESCRIPTION, EPILOG, READ_PAGE, _filters, _item_fields, csv, spec_help
 
 RAW = argparse.RawDescriptionHelpFormatter
 
@@ -140,7 +140,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--count", type=between(1, MAX_USE_COUNT), default=1,
                    help=f"uses to record for each id (default 1, at most {MAX_USE_COUNT})")
     p = _op(sub, "read", common)
-    p.add_argument("ids", nargs="+", metavar="ID", help="ids of the items to print (MEM-…)")
+    p.add_argument("ids", nargs="+", metavar="ID", help="ids of the items to print (MEM-…; any number: they "
+                   f"are read {READ_PAGE:,} to a request)")
     p.add_argument("--min-seq", type=int, default=0, help=MIN_SEQ_HELP)
     p = _op(sub, "search", common)
     p.add_argument("query", help=QUERY_HELP)
