@@ -160,7 +160,7 @@ def resolve(flags: Mapping[str, Any] | None = None, env: Mapping[str, str] | Non
     if not isinstance(trust, dict) or not all(v in ("full", "inner", "familiar", "public") for v in trust.values()):
         raise ConfigError("[trust] must map client public keys to full, inner, familiar or public")
     return Settings(config_file=config_file if config_file.is_file() else None, trust=trust,
-                    sources=sources, embedders=_embedders(flags, env, file_data),
+                    sources=sources, embedders=_embedders(flags, env, file_data, config_file),
                     recall=_table(file_data, "recall"), policy=_table(file_data, "policy"), **values)
 
 
@@ -171,9 +171,19 @@ def _table(data: Mapping[str, Any], key: str) -> dict[str, Any]:
     return dict(value)
 
 
-def _embedders(flags: Mapping[str, Any], env: Mapping[str, str], data: Mapping[str, Any]) -> tuple[dict, ...]:
+# The embedder backends (ragixd/embed/registry.py's, and 'none': no vectors).
+EMBEDDER_BACKENDS = ("hash", "ollama", "onnx", "none")
+
+
+def _embedders(flags: Mapping[str, Any], env: Mapping[str, str], data: Mapping[str, Any],
+               config_file: Path) -> tuple[dict, ...]:
     serving = _table(data, "embedder") or {"backend": "hash"}
     backend = flags.get("embedder") or env.get("RAGIX_EMBEDDER")
+    where = ("flag --embedder" if flags.get("embedder") else "environment variable RAGIX_EMBEDDER" if backend
+             else f"[embedder] in config file {config_file}")
+    if (backend or serving.get("backend", "hash")) not in EMBEDDER_BACKENDS:
+        raise ConfigError(f"embedder backend = {backend or serving.get('backend')!r} (set by {where}): must be one "
+                          f"of {', '.join(EMBEDDER_BACKENDS)}", setting="embedder")
     if backend:
         serving = {"backend": backend} if backend != serving.get("backend") else serving
     extra = data.get("extra_embedders", [])

@@ -54,3 +54,14 @@ def test_good_values_from_each_place_still_resolve(tmp_path):
     env = {"XDG_CONFIG_HOME": str(tmp_path / "xdg"), "RAGIX_CONFIG": str(path), "RAGIX_MAX_GROUP": "16"}
     settings = config.resolve({}, env)
     assert (settings.readers, settings.min_seq_timeout_s, settings.max_group) == (2, 3.0, 16)
+
+
+def test_an_unknown_embedder_backend_names_where_it_was_set_and_the_backends(tmp_path):
+    from ragixd.embed.registry import BACKENDS
+    assert set(config.EMBEDDER_BACKENDS) == set(BACKENDS) | {"none"}
+    message = _error(tmp_path, env={"RAGIX_EMBEDDER": "bogus"})
+    assert message == ("embedder backend = 'bogus' (set by environment variable RAGIX_EMBEDDER): "
+                       "must be one of hash, ollama, onnx, none")
+    message = _error(tmp_path, toml='[embedder]\nbackend = "olama"\n')
+    assert message == (f"embedder backend = 'olama' (set by [embedder] in config file {tmp_path / 'ragixd.toml'}): "
+                       "must be one of hash, ollama, onnx, none")
