@@ -48,7 +48,8 @@ def render_items(result: dict[str, Any]) -> str:
 def render_search(result: dict[str, Any]) -> str:
     if not result["items"]:
         return "(no matches)"
-    rows = [f"{hit['score']:>9.4f}  {hit['id']}  {_flat(hit['title'])}" for hit in result["items"]]
+    rows = [f"{hit['score']:>9.4f}  {hit['id']}  {_flat(hit['title'])}"
+            + ("  (archived)" if hit.get("item", {}).get("archived") else "") for hit in result["items"]]
     return "\n".join(["    score  id                    title", *rows])
 
 

@@ -126,3 +126,13 @@ def test_one_line_listings_keep_one_line_per_row_when_a_title_or_reason_holds_li
     assert "first line\\nsecond line" in run(daemon, capsys, "history", item)[1]
     code, out, err = run(daemon, capsys, "read", item)  # a block: the second line indented under the first
     assert "  title:   Rows\n           stay whole\n" in out
+
+
+def test_search_with_archived_items_marks_them(daemon, capsys):
+    c = daemon.client()
+    kept = c.write(title="Glacier kept", content="glacier notes still current")["id"]
+    gone = c.write(title="Glacier gone", content="glacier notes now obsolete")["id"]
+    seq = c.archive(gone)["seq"]
+    code, out, err = run(daemon, capsys, "search", "glacier notes", "--include-archived", "--min-seq", str(seq))
+    rows = {line.split()[1]: line for line in out.splitlines()[1:]}
+    assert code == 0 and rows[gone].endswith("(archived)") and not rows[kept].endswith("(archived)")
