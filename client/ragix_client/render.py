@@ -66,7 +66,8 @@ def render_timeline(result: dict[str, Any], anchor: str = "") -> str:
     rows = []
     for item in result["items"]:
         mark = ">" if item["id"] == anchor else " "
-        rows.append(f"{mark} {item['created_at']}  {item['id']}  {_flat(item['title'])}")
+        rows.append(f"{mark} {item['created_at']}  {item['id']}  {_flat(item['title'])}"
+                    + ("  (archived)" if item.get("archived") else ""))
     return "\n".join(rows)
 
 

@@ -136,3 +136,5 @@ def test_search_with_archived_items_marks_them(daemon, capsys):
     code, out, err = run(daemon, capsys, "search", "glacier notes", "--include-archived", "--min-seq", str(seq))
     rows = {line.split()[1]: line for line in out.splitlines()[1:]}
     assert code == 0 and rows[gone].endswith("(archived)") and not rows[kept].endswith("(archived)")
+    code, out, err = run(daemon, capsys, "timeline", gone, "--before", "0", "--after", "0")
+    assert code == 0 and out.startswith(">") and out.rstrip().endswith("(archived)")
