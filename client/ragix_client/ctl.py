@@ -140,11 +140,15 @@ def _warn_type(ns: argparse.Namespace) -> None:
 def cmd_write(c: Client, ns) -> tuple[Any, str]:
     r = c.write(**_item_args(ns, new=True))
     _warn_type(ns)
-    if r["status"] == "duplicate":  # stdout keeps its promised form: the bare id, or {"id", "seq"}
+    _say_duplicate(r)  # stdout keeps its promised form: the bare id, or {"id", "seq"}
+    return {"id": r["id"], "seq": r["seq"]}, r["id"]
+
+
+def _say_duplicate(r: dict[str, Any]) -> None:
+    if r["status"] == "duplicate":
         counted = ("its mention was counted" if r.get("mentioned", True)
                    else "from the same source, so not counted as a new mention")
         print(f"ragixctl: {r['id']} already held this text: {counted}", file=sys.stderr)
-    return {"id": r["id"], "seq": r["seq"]}, r["id"]
 
 
 def cmd_update(c: Client, ns) -> tuple[Any, str]:
@@ -269,6 +273,8 @@ def cmd_pull(c: Client, ns) -> tuple[Any, str]:
     from .ctl_pipe import pull
     written = pull(c, read_stdin(), ns.title, ns.tags or [], ns.type)
     _warn_type(ns)
+    for r in written:
+        _say_duplicate(r)
     return {"items": written}, "\n".join(w["id"] for w in written)
 
 

@@ -138,3 +138,14 @@ def test_search_with_archived_items_marks_them(daemon, capsys):
     assert code == 0 and rows[gone].endswith("(archived)") and not rows[kept].endswith("(archived)")
     code, out, err = run(daemon, capsys, "timeline", gone, "--before", "0", "--after", "0")
     assert code == 0 and out.startswith(">") and out.rstrip().endswith("(archived)")
+
+
+def test_pull_of_a_text_already_held_says_so_as_write_does(daemon):
+    import subprocess
+    import sys
+    pull = [sys.executable, "-m", "ragix_client.ctl", "--endpoint", daemon.endpoint, "pull"]
+    first = subprocess.run(pull, input=b"A model answer pulled twice\n", capture_output=True, timeout=60)
+    again = subprocess.run(pull, input=b"A model answer pulled twice\n", capture_output=True, timeout=60)
+    assert first.returncode == again.returncode == 0 and first.stdout == again.stdout
+    assert b"already held" not in first.stderr
+    assert b"already held this text" in again.stderr and first.stdout.strip() in again.stderr
