@@ -383,14 +383,16 @@ def _promote(cmd: PromoteItem, view: StateView, ctx: Context) -> Decision:
 
 
 def _link(cmd: CreateLink, view: StateView, ctx: Context) -> Decision:
-    if cmd.rel not in LINK_RELS:
-        raise InvalidInput("rel", f"must be one of {', '.join(LINK_RELS)}")
+    # As an item's own links read it: SUPPORTS is supports (an import line may hold anything).
+    rel = cmd.rel.strip().lower() if isinstance(cmd.rel, str) else cmd.rel
+    if rel not in LINK_RELS:
+        raise InvalidInput("rel", f"must be one of {', '.join(LINK_RELS)}; got {cmd.rel!r}")
     src = _existing(view, cmd.src, "src")
     dst = _existing(view, cmd.dst, "dst")
     if src.id == dst.id:
         raise InvalidInput("dst", "an item cannot link to itself")
-    result = {"src": src.id, "dst": dst.id, "rel": cmd.rel}
-    if view.link_exists(src.id, dst.id, cmd.rel):
+    result = {"src": src.id, "dst": dst.id, "rel": rel}
+    if view.link_exists(src.id, dst.id, rel):
         return Decision([], {**result, "status": "unchanged"})
     return Decision([ev.NewEvent(ev.LINK_CREATED, result)], {**result, "status": "created"})
 

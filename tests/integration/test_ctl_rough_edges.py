@@ -149,3 +149,24 @@ def test_pull_of_a_text_already_held_says_so_as_write_does(daemon):
     assert first.returncode == again.returncode == 0 and first.stdout == again.stdout
     assert b"already held" not in first.stderr
     assert b"already held this text" in again.stderr and first.stdout.strip() in again.stderr
+
+
+def test_link_reads_its_relation_as_an_items_links_do(daemon, capsys):
+    c = daemon.client()
+    src = c.write(title="Link source", content="the claim", type="FACT")["id"]
+    dst = c.write(title="Link target", content="the evidence")["id"]
+    assert c.read(src)["items"][0]["type"] == "fact"  # as --type FACT is read
+    code, out, err = run(daemon, capsys, "--json", "link", src, dst, "--rel", " SUPPORTS ")
+    assert code == 0 and json.loads(out)["rel"] == "supports"
+    assert c.read(src)["items"][0]["links"] == [{"rel": "supports", "to": dst}]
+    code, out, err = run(daemon, capsys, "link", src, dst, "--rel", "proves")
+    assert code == 2 and "must be one of supports" in err and "'proves'" in err
+
+
+def test_an_imported_link_whose_relation_is_not_text_is_left_out_with_a_note(daemon):
+    c = daemon.client()
+    dst = c.write(title="Import link target", content="target of an odd link")["id"]
+    line = {"format": "ragix-export/1", "secrecy": "S3",
+            "item": {"id": "MEM-oddlink1", "title": "odd link", "content": "x", "links": [{"rel": 5, "to": dst}]}}
+    r = c.call("import", {"lines": [line]})
+    assert r["created"] == 1 and any("rel" in note for note in r["lines"][0]["notes"]), r
