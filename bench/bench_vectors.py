@@ -1,9 +1,10 @@
-"""Benchmark of the vector index (VectorIndex, usearch HNSW f16 cos). Prints one JSON object.
+"""Benchmark of the vector index (VectorIndex, usearch HNSW bf16 cos). Prints one JSON object.
 
 For each N in --sizes (default 100k and 1M), in one run:
 - add rate: our path (VectorIndex.add in batches of --batch, as VectorStore.apply feeds it
   after each committed group) against usearch's own Index.add of the same batches with the
-  same parameters (ndim 384, cos, f16, connectivity 16, expansion_add 128), single-threaded
+  same parameters (ndim 384, cos, the wrapper's storage type, connectivity 16, expansion_add
+  128), single-threaded
   both (threads=1; our wrapper does not pass `threads`, so for the comparison the usearch class
   it instantiates is given threads=1 by default; --our-threads default keeps usearch's own
   default, all cores, as the daemon runs it). Each index lives in its own fresh subprocess and
@@ -58,7 +59,9 @@ from textgen import TextGen
 from textgen import populate as fill
 
 DIM = 384
-PARAMS = {"ndim": DIM, "metric": "cos", "dtype": "f16", "connectivity": 16, "expansion_add": 128}
+from ragixd.vectors.index import STORAGE_DTYPE
+
+PARAMS = {"ndim": DIM, "metric": "cos", "dtype": STORAGE_DTYPE, "connectivity": 16, "expansion_add": 128}
 from textgen import TAGS
 
 
@@ -359,7 +362,7 @@ def bench_indexes(data: np.ndarray, sizes: list[int], queries: dict[str, np.ndar
             entry["memory"] = {"ours": mem["ours"], "usearch": mem["bare"],
                                "ratio": round(mem["ours"]["rss_growth_mb"] / mem["bare"]["rss_growth_mb"], 3)
                                if mem["bare"]["rss_growth_mb"] else None,
-                               "raw_vectors_f16_mb": round(size * DIM * 2 / 2**20, 1)}
+                               "raw_vectors_2_bytes_mb": round(size * DIM * 2 / 2**20, 1)}
             progress(f"exact ground truth over {size} vectors for {len(allq)} queries")
             t = time.perf_counter()
             truth.extend(data, size)

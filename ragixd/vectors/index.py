@@ -43,6 +43,12 @@ SIDECAR_FORMAT = 1
 # The HNSW graph misses near-duplicates: among 1,000 hashed texts that differ by a number or
 # two, a text's own item was not in its top 10 for ~1-2 % of them, even at expansion 1024.
 EXACT_BELOW = 10_000
+# The graph stores vectors as bfloat16: the same memory as f16 and, on the same 100k hash
+# vectors, the same recall@10 against exact float32 search (0.66 / 0.74 at expansion 256),
+# with searches ~40 % and adds ~35 % faster than f16 on this machine's CPU. A checkpoint of
+# another storage type (f16, written before) is loaded as it is, since usearch reads the type
+# from the file: upgrading never forces a rebuild, and `ragixctl rebuild` converts.
+STORAGE_DTYPE = "bf16"
 
 
 class VectorIndex:
@@ -53,7 +59,7 @@ class VectorIndex:
         path: Path,
         dimension: int,
         metric: str = "cos",
-        dtype: str = "f16",
+        dtype: str = STORAGE_DTYPE,
         connectivity: int = 16,
         expansion_add: int = 128,
         expansion_search: int = 256,
@@ -185,6 +191,7 @@ class VectorIndex:
             with self._lock:
                 blob = bytes(self._index.save())
                 count = len(self._index)
+                dtype = self._storage_dtype()
             self.path.parent.mkdir(parents=True, exist_ok=True)
             _write_synced(tmp, blob)
             meta = {
@@ -192,7 +199,7 @@ class VectorIndex:
                 "model": self.model,
                 "dimension": self.dimension,
                 "metric": str(self._params["metric"]),
-                "dtype": str(self._params["dtype"]),
+                "dtype": dtype,
                 "count": count,
                 "seq": seq,
                 "size": len(blob),
@@ -253,6 +260,12 @@ class VectorIndex:
             table.add(keys, np.asarray(graph.get(keys), dtype=np.float32))
         return table
 
+    def _storage_dtype(self) -> str:
+        """How the index holds its vectors: the flat table float32, a graph its own type."""
+        if self.is_flat:
+            return "f32"
+        return self._index.dtype.name.lower()
+
     def clear(self) -> None:
         with self._change_lock, self._lock:
             self._index = FlatVectors(self.dimension)
@@ -262,11 +275,10 @@ class VectorIndex:
             meta = json.loads(self.sidecar_path.read_text())
         except (OSError, ValueError):
             return None
-        expected = {
+        expected = {  # not the storage type: the file says it, and any loads
             "format": SIDECAR_FORMAT,
             "dimension": self.dimension,
             "metric": str(self._params["metric"]),
-            "dtype": str(self._params["dtype"]),
         }
         if self.model:
             expected["model"] = self.model

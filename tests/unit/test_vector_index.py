@@ -124,7 +124,7 @@ def test_damaged_file_says_rebuild(filled, damage):
 
 
 @pytest.mark.parametrize(
-    "change", ["sidecar_garbage", "other_model", "other_dimension", "other_dtype"]
+    "change", ["sidecar_garbage", "other_model", "other_dimension", "other_metric"]
 )
 def test_mismatched_sidecar_says_rebuild(filled, change):
     index, _ = filled
@@ -137,7 +137,32 @@ def test_mismatched_sidecar_says_rebuild(filled, change):
     elif change == "other_dimension":
         assert VectorIndex(index.path, DIM * 2, model="hash-v1-32").load() is None
     else:
-        assert VectorIndex(index.path, DIM, dtype="f32", model="hash-v1-32").load() is None
+        assert VectorIndex(index.path, DIM, metric="ip", model="hash-v1-32").load() is None
+
+
+def test_a_checkpoint_of_another_storage_type_loads_as_it_is(tmp_path, rng, monkeypatch):
+    """An f16 graph saved before the default became bf16 is loaded, not rebuilt: same answers,
+    its own type kept (and named in the next checkpoint's sidecar), new vectors go into it."""
+    monkeypatch.setattr(vector_index, "EXACT_BELOW", 0)
+    vectors = unit(rng.standard_normal((300, DIM)))
+    old = VectorIndex(tmp_path / "idx.usearch", DIM, dtype="f16", model="hash-v1-32")
+    old.add(np.arange(300), vectors)
+    old.save(checkpoint_seq=9)
+    assert json.loads(old.sidecar_path.read_text())["dtype"] == "f16"
+    new = VectorIndex(old.path, DIM, model="hash-v1-32")
+    assert new._params["dtype"] == vector_index.STORAGE_DTYPE != "f16"
+    assert new.load() == 9
+    for row in (0, 150, 299):
+        assert new.search(vectors[row], 5) == old.search(vectors[row], 5)
+    extra = unit(rng.standard_normal((1, DIM)))
+    new.add([300], extra)
+    assert new.search(extra[0], 1)[0][0] == 300
+    new.save(checkpoint_seq=10)
+    assert json.loads(new.sidecar_path.read_text())["dtype"] == "f16"
+    fresh = VectorIndex(tmp_path / "fresh.usearch", DIM, model="hash-v1-32")
+    fresh.add(np.arange(300), vectors)
+    fresh.save(checkpoint_seq=1)
+    assert json.loads(fresh.sidecar_path.read_text())["dtype"] == vector_index.STORAGE_DTYPE
 
 
 def test_readers_search_while_a_writer_adds(tmp_path, rng):
