@@ -159,6 +159,10 @@ def test_a_checkpoint_of_another_storage_type_loads_as_it_is(tmp_path, rng, monk
     assert new.search(extra[0], 1)[0][0] == 300
     new.save(checkpoint_seq=10)
     assert json.loads(new.sidecar_path.read_text())["dtype"] == "f16"
+    new.clear()  # what a rebuild does before it reads the log again
+    new.add(np.arange(300), vectors)
+    new.save(checkpoint_seq=11)
+    assert json.loads(new.sidecar_path.read_text())["dtype"] == vector_index.STORAGE_DTYPE
     fresh = VectorIndex(tmp_path / "fresh.usearch", DIM, model="hash-v1-32")
     fresh.add(np.arange(300), vectors)
     fresh.save(checkpoint_seq=1)
