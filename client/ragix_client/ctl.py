@@ -9,13 +9,15 @@ reached or timed out; 130 Ctrl-C.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any, Callable
 
-from ragixd.errors import (ConfigError, InvalidInput, NotFound, ProtocolError, RagixError, Timeout, TooLarge,
-                           Unavailable)
+from ragixd.errors import (ConfigError, InvalidInput, NotFound, PolicyRejected, ProtocolError, RagixError, Timeout,
+                           TooLarge, Unavailable)
 from ragixd.ops.catalog import BY_NAME
 
 from . import render
@@ -138,10 +140,22 @@ def _warn_type(ns: argparse.Namespace) -> None:
 
 
 def cmd_write(c: Client, ns) -> tuple[Any, str]:
-    r = c.write(**_item_args(ns, new=True))
+    with _source_hint(ns):
+        r = c.write(**_item_args(ns, new=True))
     _warn_type(ns)
     _say_duplicate(r)  # stdout keeps its promised form: the bare id, or {"id", "seq"}
     return {"id": r["id"], "seq": r["seq"]}, r["id"]
+
+
+@contextlib.contextmanager
+def _source_hint(ns) -> Iterator[None]:
+    """A durable tier refused for want of a source: say which option gives one."""
+    try:
+        yield
+    except PolicyRejected as err:
+        if "provenance.missing_for_tier" in str(err.details.get("rules", "")) and not ns.source:
+            err.message += " (give one with --source, e.g. --source notes.md:3)"
+        raise
 
 
 def _say_duplicate(r: dict[str, Any]) -> None:
@@ -155,7 +169,8 @@ def cmd_update(c: Client, ns) -> tuple[Any, str]:
     patch = _item_args(ns)
     if not patch:
         raise InvalidInput("patch", "give at least one field to change (e.g. --content)")
-    r = c.update(ns.id, patch=patch, reason=ns.reason)
+    with _source_hint(ns):
+        r = c.update(ns.id, patch=patch, reason=ns.reason)
     _warn_type(ns)
     return r, f"{r['id']}  {r['status']} (seq {r['seq']})"
 

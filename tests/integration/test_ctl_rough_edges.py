@@ -170,3 +170,19 @@ def test_an_imported_link_whose_relation_is_not_text_is_left_out_with_a_note(dae
             "item": {"id": "MEM-oddlink1", "title": "odd link", "content": "x", "links": [{"rel": 5, "to": dst}]}}
     r = c.call("import", {"lines": [line]})
     assert r["created"] == 1 and any("rel" in note for note in r["lines"][0]["notes"]), r
+
+
+def test_a_durable_tier_refused_for_want_of_a_source_names_the_option(daemon, capsys):
+    code, out, err = run(daemon, capsys, "write", "--title", "tier hint", "--content",
+                         "the build runs on two cores", "--tier", "mtm")
+    assert code == 1 and "tier mtm requires provenance.source_id" in err
+    assert "--source" in err and out == ""
+    code, out, err = run(daemon, capsys, "write", "--title", "tier hint", "--content",
+                         "the build runs on two cores", "--tier", "mtm", "--source", "notes.md:3")
+    assert code == 0 and out.strip().startswith("MEM-"), err
+    item = out.strip()
+    code, out, err = run(daemon, capsys, "update", item, "--tier", "ltm", "--source", " ")
+    assert code == 2  # a blank source is a usage error, not a missing one
+    code, out, err = run(daemon, capsys, "write", "--title", "other", "--content", "x y z",
+                         "--tier", "ltm", "--type", "fact")
+    assert code == 1 and "--source" in err
