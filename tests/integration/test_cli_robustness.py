@@ -14,14 +14,11 @@ from ragix_client import Client, ctl
 from ragixd import config
 from ragixd.errors import ConfigError, TooLarge, Unavailable
 from support.daemon import Daemon
+from support.daemon import run_ctl as run
 
 CTL = [sys.executable, "-m", "ragix_client.ctl"]
 
 
-def run(daemon, capsys, *args):
-    code = ctl.main(["--endpoint", daemon.endpoint, *args])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_bad_endpoints_are_config_errors(capsys, tmp_path):

@@ -9,6 +9,7 @@ import pytest
 from ragix_client import ctl
 from ragixd.errors import InvalidInput, NotFound
 from support.daemon import Daemon
+from support.daemon import run_ctl as run
 
 
 @pytest.fixture(scope="module")
@@ -27,10 +28,6 @@ def item(daemon):
         c.close()
 
 
-def run(daemon, capsys, *args):
-    code = ctl.main(["--endpoint", daemon.endpoint, *args])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 # Each command that takes an id, with 'BAD' where the malformed one goes.

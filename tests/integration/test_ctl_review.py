@@ -12,6 +12,7 @@ import pytest
 
 from ragix_client import ctl
 from support.daemon import Daemon
+from support.daemon import run_ctl as run
 
 CTL = [sys.executable, "-m", "ragix_client.ctl"]
 
@@ -23,10 +24,6 @@ def daemon(tmp_path_factory):
     d.stop()
 
 
-def run(daemon, capsys, *args):
-    code = ctl.main(["--endpoint", daemon.endpoint, *args])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def items(daemon) -> int:

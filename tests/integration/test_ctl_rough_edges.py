@@ -9,6 +9,7 @@ import pytest
 from ragix_client import ctl, render
 from ragixd.errors import InvalidInput
 from support.daemon import Daemon
+from support.daemon import run_ctl as run
 
 
 @pytest.fixture(scope="module")
@@ -18,10 +19,6 @@ def daemon(tmp_path_factory):
     d.stop()
 
 
-def run(daemon, capsys, *args):
-    code = ctl.main(["--endpoint", daemon.endpoint, *args])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.mark.parametrize("args, option", [

@@ -110,3 +110,11 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def run_ctl(daemon: Daemon, capsys, *args: str) -> tuple[int, str, str]:
+    """ragixctl ARGS in process against `daemon`: (exit code, stdout, stderr)."""
+    from ragix_client import ctl
+    code = ctl.main(["--endpoint", daemon.endpoint, *args])
+    out, err = capsys.readouterr()
+    return code, out, err
