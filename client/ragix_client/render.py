@@ -111,7 +111,10 @@ def _count(n: int, noun: str) -> str:
 def render_palace(result: dict[str, Any]) -> str:
     if "children" in result:
         plural = {"shelf": "shelves"}.get(result["level"], result["level"] + "s")
-        head = f"{plural} under /{result['path']} ({_count(result['count'], 'item')})"
+        if result["path"].count("/") == 3:  # a card's own path: the card, not what is under it
+            head = f"card /{result['path']} ({_count(result['count'], 'item')})"
+        else:
+            head = f"{plural} under /{result['path']} ({_count(result['count'], 'item')})"
         return "\n".join([head, *(f"  {c['name']}  ({c['count']})" for c in result["children"])])
     loc = result.get("location")
     where = "/".join(loc[k] for k in ("domain", "room", "shelf", "card")) if loc else "(not placed)"

@@ -71,6 +71,10 @@ def test_counts_of_one_are_singular():
     listing = {"level": "domain", "path": "", "count": 1, "children": [{"name": "project", "count": 1}]}
     assert render.render_palace(listing).startswith("domains under / (1 item)")
     assert "(2 items)" in render.render_palace({**listing, "count": 2})
+    card = {"level": "card", "path": "d/r/s/MEM-abcd1234", "count": 1,
+            "children": [{"name": "MEM-abcd1234", "count": 1}]}
+    assert render.render_palace(card).startswith("card /d/r/s/MEM-abcd1234 (1 item)")
+    assert render.render_palace({**card, "path": "d/r/s"}).startswith("cards under /d/r/s")
 
 
 def test_init_names_the_endpoint_in_its_next_step_when_ragixctl_would_not_find_it(tmp_path, capsys,
