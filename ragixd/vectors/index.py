@@ -45,7 +45,8 @@ SIDECAR_FORMAT = 1
 EXACT_BELOW = 10_000
 # The graph stores vectors as bfloat16: the same memory as f16 and, on the same 100k hash
 # vectors, the same recall@10 against exact float32 search (0.66 / 0.74 at expansion 256),
-# with searches ~40 % and adds ~35 % faster than f16 on this machine's CPU. A checkpoint of
+# with searches taking 40-50 % less time and adds 1.5-1.6x as fast as f16 on this machine's
+# CPU (AVX-512 BF16; bench/bench_vector_dtypes.py). A checkpoint of
 # another storage type (f16, written before) is loaded as it is, since usearch reads the type
 # from the file: upgrading never forces a rebuild, and `ragixctl rebuild` converts.
 STORAGE_DTYPE = "bf16"
