@@ -33,6 +33,7 @@ BENCHES: dict[str, tuple[str, list[str], list[str]]] = {
     "policy": ("bench_policy.py", [], ["--runs", "2"]),
     "retrieval": ("bench_retrieval.py", [], ["--only", "locomo", "--configs", "bm25-plain,fts,hash-hybrid"]),
     "vectors": ("bench_vectors.py", [], ["--quick"]),
+    "vector_dtypes": ("bench_vector_dtypes.py", [], ["--quick"]),
 }
 
 
