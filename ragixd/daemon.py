@@ -131,32 +131,36 @@ def run(settings: config.Settings, notifier: Notifier, flags: dict) -> None:
 
 
 def _reload(server: Server, flags: dict, notifier: Notifier) -> None:
+    """Apply the config file's tunable settings, all of them or none: a file that fails
+    (unreadable, a bad value, an embedder that cannot be built) leaves the old settings in
+    force and says why in the log. Nothing it raises may reach the serving loop."""
     notifier.reloading()
     try:
-        fresh = config.resolve(flags)
-    except ConfigError as err:
-        log.error("daemon.reload_failed", error=err.message)
+        _apply(server, config.resolve(flags))
+    except Exception as err:  # noqa: BLE001 - a reload never stops the daemon
+        message = err.message if isinstance(err, RagixError) else f"{type(err).__name__}: {err}"
+        log.error("daemon.reload_failed", error=message, kept="the settings in force before the reload")
         notifier.ready("reload failed; old settings kept")
         return
+    notifier.ready("reloaded")
+
+
+def _apply(server: Server, fresh: config.Settings) -> None:
+    # The embedders first: building them is what may still fail, and nothing is changed yet.
+    if tuple(fresh.embedders) != tuple(server.settings.embedders):
+        server.memory.reconfigure(fresh.embedders)
     # Home and endpoints are bound: only the tunable settings change while running.
     tunable = {k: getattr(fresh, k) for k in ("log_level", "max_group", "min_seq_timeout_s",
-                                               "max_message_bytes", "trust")}
+                                               "max_message_bytes", "trust", "embedders")}
     if tunable["max_message_bytes"] > server.transport_max:
         log.warning("daemon.max_message_bytes_at_restart", asked=tunable["max_message_bytes"],
                     kept=server.settings.max_message_bytes,
                     why="the sockets were bound with a smaller cap; restart to raise it")
         tunable["max_message_bytes"] = server.settings.max_message_bytes
     server.settings = dataclasses.replace(server.settings, **tunable)
-    if tuple(fresh.embedders) != tuple(server.settings.embedders):
-        try:
-            server.memory.reconfigure(fresh.embedders)
-            server.settings = dataclasses.replace(server.settings, embedders=fresh.embedders)
-        except RagixError as err:
-            log.error("daemon.embedders_unchanged", error=err.message)
     server.writer.max_group = fresh.max_group
     logs.configure(fresh.log_level)
-    log.info("daemon.reloaded", **{k: v for k, v in tunable.items() if k != "trust"})
-    notifier.ready("reloaded")
+    log.info("daemon.reloaded", **{k: v for k, v in tunable.items() if k not in ("trust", "embedders")})
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -29,6 +29,7 @@ from .gate import Gate
 from .memory import Memory
 from .nowait import WouldBlock, no_waiting
 from .readers import ReaderPool
+from .seqwait import SeqWaiter
 from .replies import REPLIES, Replier, encode_answer
 from .retrieval.guard import RecallGuard
 from .store.projection import Projections
@@ -92,6 +93,7 @@ class Server:
         self._pub_ready = threading.Event()
         self.sockets: list[tuple[zmq.Socket, str]] = []  # (router, trust source)
         self.pull: zmq.Socket | None = None
+        self.seq_waiter: SeqWaiter | None = None  # queries parked until their min_seq is applied
         self.monitors: list[zmq.Socket] = []
         self.tick: Callable[[], None] | None = None
         self.authenticator = None
@@ -109,6 +111,7 @@ class Server:
             from .curve import curve_router
             self.sockets.append((curve_router(self, self.settings), "curve"))
         self.writer.start()
+        self.seq_waiter = SeqWaiter(self.memory.applied_seq, self._wait_step, self._unpark, self._expire)
         self._pub_ready.wait(10)
         self.memory.start_backfill(self.submit_and_wait)
         self.running = True
@@ -185,6 +188,10 @@ class Server:
         for filler in self.memory.backfillers:
             filler.stop()
         self.writer.stop()
+        # Before the readers stop: a query handed back by the waiter needs them. No write will
+        # now reach a parked query's seq (the stop does not wait out its time-out).
+        for route, req_id, *_ in self.seq_waiter.stop() if self.seq_waiter else ():
+            self._reply(route, req_id, error=Busy("the daemon is shutting down; try again"))
         self.readers.shutdown()
         poller = zmq.Poller()
         for sock in (self.pull, *(sock for sock, _ in self.sockets)):
@@ -390,9 +397,11 @@ class Server:
             if min_seq > self.memory.applied_seq():
                 if inline:
                     raise WouldBlock("min_seq not applied yet")
-                if not self._wait_applied(min_seq):
-                    raise Timeout(f"seq {min_seq} was not reached in time", head_seq=self.store.head_seq,
-                                  applied_seq=self.memory.applied_seq())
+                # Parked, not waited for here: a seq that is slow to come must not hold a reader.
+                job = (route, req_id, op, args, caller, min_seq)
+                if self.seq_waiter.park(min_seq, self.settings.min_seq_timeout_s, job):
+                    return
+                raise Busy("the daemon is shutting down; try again")
             qctx = handlers.QueryContext(self.store.reader(), caller,
                                          {"pub_endpoint": self._static_status()["pub_endpoint"],
                                           "memory": self.memory, "policy": self.memory.policy,
@@ -441,22 +450,24 @@ class Server:
         if op == "verify":
             self._to_readers(self._verify, route, req_id)
 
-    def _wait_applied(self, seq: int) -> bool:
-        """Wait until every projection (vectors and back-fills included) has reached `seq`."""
-        deadline = time.monotonic() + self.settings.min_seq_timeout_s
-        while self.memory.applied_seq() < seq:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return False
-            if not self.running:  # a stop: no write will come to reach it, and the stop waits on us
-                raise Busy("the daemon is shutting down; try again")
-            for filler in self.memory.backfillers:
-                filler.wake()
-            if self.store.head_seq < seq:
-                self.writer.wait_for_seq(seq, min(remaining, 0.05))
-            else:  # committed: wait for the settle step (woken at once), back-fills polled
-                self.memory.wait_applied(seq, min(remaining, 0.005))
-        return True
+    def _wait_step(self, seq: int, timeout: float) -> None:
+        """Wait (on the waiter's thread) up to `timeout` for the applied seq to move towards `seq`."""
+        for filler in self.memory.backfillers:
+            filler.wake()
+        if self.store.head_seq < seq:
+            self.writer.wait_for_seq(seq, timeout)
+        else:  # committed: wait for the settle step (woken at once), back-fills polled
+            self.memory.wait_applied(seq, min(timeout, 0.005))
+
+    def _unpark(self, job: tuple) -> None:
+        """A parked query's seq is applied: run it on the readers (a stop answers it busy)."""
+        route, req_id, op, args, caller, min_seq = job
+        self._to_readers(self._query, route, req_id, op, {**args, "min_seq": min_seq}, caller)
+
+    def _expire(self, job: tuple) -> None:
+        route, req_id, *_, min_seq = job
+        self._reply(route, req_id, error=Timeout(f"seq {min_seq} was not reached in time", head_seq=self.store.head_seq,
+                                                 applied_seq=self.memory.applied_seq()))
 
     def submit_and_wait(self, commands: list[Any], actor: str = "backfill", timeout: float = 60.0) -> list[Any]:
         """Run commands through the writer from another thread and wait for their results."""

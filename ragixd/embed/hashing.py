@@ -39,6 +39,9 @@ def feature_hash(feature: str) -> int:
     return int.from_bytes(blake2b(feature.encode("utf-8"), digest_size=8).digest(), "little")
 
 
+MAX_DIMENSION = 4096  # as wide as the largest learned models'
+
+
 class HashEmbedder:
     """Deterministic hashed bag of words, word pairs and character n-grams."""
 
@@ -52,8 +55,11 @@ class HashEmbedder:
     fusion_weight = 0.5
 
     def __init__(self, dimension: int = DEFAULT_DIMENSION) -> None:
-        if dimension < 8:
-            raise ValueError("dimension must be at least 8")
+        # Checked here, not at the first write: the hash embedder runs inline in every write
+        # and query, so a dimension it cannot use would fail them all (a 10^11 one allocated
+        # hundreds of gigabytes per text).
+        if isinstance(dimension, bool) or not isinstance(dimension, int) or not 8 <= dimension <= MAX_DIMENSION:
+            raise ValueError(f"dimension must be a whole number from 8 to {MAX_DIMENSION}, not {dimension!r}")
         self.dimension = dimension
         self.model_name = f"hash-v{FEATURE_VERSION}-{dimension}"
         self._word_cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}

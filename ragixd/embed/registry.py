@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ragixd.embed.protocol import Embedder
-from ragixd.errors import ConfigError
+from ragixd.errors import ConfigError, RagixError
 
 DEFAULT_SPEC: dict[str, Any] = {"backend": "hash", "dimension": 384}
 
@@ -66,5 +66,7 @@ def make_embedder(spec: dict[str, Any] | None = None) -> Embedder:
         )
     try:
         return factory(spec)
-    except (TypeError, ValueError) as exc:
+    except RagixError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a value of the wrong type fails deep in a library
         raise ConfigError(f"bad {backend!r} embedder options: {exc}", backend=backend) from exc

@@ -52,3 +52,15 @@ def test_onnx_without_its_packages_names_the_install_command(monkeypatch):
         make_embedder({"backend": "onnx"})
     assert INSTALL_HINT in info.value.message
     assert INSTALL_HINT.startswith("pip install ")
+
+
+@pytest.mark.parametrize("dimension", [10**11, 4097, 8.5, "64", True])
+def test_a_hash_dimension_it_cannot_use_is_a_config_error(dimension):
+    # Caught at start-up or reload, not at each write: the hash embedder runs inside them.
+    with pytest.raises(ConfigError, match="dimension"):
+        make_embedder({"backend": "hash", "dimension": dimension})
+
+
+def test_an_option_of_the_wrong_type_is_a_config_error_not_a_crash():
+    with pytest.raises(ConfigError, match="ollama"):
+        make_embedder({"backend": "ollama", "url": 5})

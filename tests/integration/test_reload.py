@@ -1,0 +1,83 @@
+"""SIGHUP with a config file that cannot be applied: the daemon keeps serving with the settings
+it had, all of them, and says why in its log; a file that can be applied is applied whole."""
+
+from __future__ import annotations
+
+import json
+import signal
+import time
+
+import pytest
+
+# Each is a file that parses but cannot be applied; max_message_bytes rides along so that a
+# partial reload shows in status.
+BROKEN = {
+    "embedder option of the wrong type": '[embedder]\nbackend = "ollama"\nurl = 5\n',
+    "extra embedder option of the wrong type": '[[extra_embedders]]\nbackend = "ollama"\nurl = 5\n',
+    "hash dimension too big to use": '[embedder]\nbackend = "hash"\ndimension = 100000000000\n',
+    "a setting out of range": 'readers = 0\n',
+}
+
+
+def _events(daemon, name: str) -> list[dict]:
+    out = []
+    for line in daemon.log_path.read_text(errors="replace").splitlines():
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(event, dict) and event.get("event") == name:
+            out.append(event)
+    return out
+
+
+def _hup(daemon, expect: str) -> dict:
+    """Send SIGHUP and wait for the reload's outcome (`expect`) to be logged."""
+    before = len(_events(daemon, expect))
+    daemon.proc.send_signal(signal.SIGHUP)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        found = _events(daemon, expect)
+        if len(found) > before:
+            return found[-1]
+        assert daemon.proc.poll() is None, f"ragixd died on SIGHUP: {daemon.log()}"
+        time.sleep(0.05)
+    raise AssertionError(f"no {expect} logged: {daemon.log()}")
+
+
+@pytest.mark.parametrize("broken", BROKEN.values(), ids=BROKEN.keys())
+def test_a_reload_that_fails_keeps_every_old_setting_and_the_daemon(daemon, broken):
+    config = daemon.home / "config" / "ragix" / "ragixd.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    c = daemon.client()
+    before = c.write(title="before the reload", content="written before the reload")
+    config.write_text("max_message_bytes = 2048\n" + broken)
+    failed = _hup(daemon, "daemon.reload_failed")
+    assert failed["error"]
+    assert not _events(daemon, "daemon.reloaded")
+    assert daemon.proc.poll() is None
+    assert c.status()["max_message_bytes"] == 4 * 1024 * 1024  # nothing of the file applied
+    after = c.write(title="after the reload", content="written after the reload")
+    assert c.search("reload", k=5, min_seq=after["seq"])["count"] == 2
+    assert c.read(before["id"], after["id"])["count"] == 2
+    # Fixed, the same file applies.
+    config.write_text("max_message_bytes = 2048\n")
+    _hup(daemon, "daemon.reloaded")
+    assert c.status()["max_message_bytes"] == 2048
+    c.close()
+
+
+def test_an_embedder_option_of_the_wrong_type_stops_a_start_with_one_line(tmp_path):
+    import os
+    import subprocess
+    import sys
+    config = tmp_path / "ragixd.toml"
+    config.write_text('[embedder]\nbackend = "ollama"\nurl = 5\n')
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RAGIX_")}
+    env.update(XDG_CACHE_HOME=str(tmp_path / "cache"))
+    proc = subprocess.run([sys.executable, "-m", "ragixd", "--home", str(tmp_path / "h"), "--endpoint",
+                           f"ipc://{tmp_path}/s.sock", "--config", str(config)],
+                          env=env, capture_output=True, text=True, timeout=60)
+    messages = [line for line in proc.stderr.splitlines() if line.startswith("ragixd: ")]
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr and len(messages) == 1, proc.stderr
+    assert "ollama" in messages[0]
