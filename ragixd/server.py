@@ -78,6 +78,7 @@ class Server:
         self.ctx = ctx or zmq.Context.instance()
         self.started = time.time()
         self.running = False
+        self.stopping = threading.Event()  # set by stop(): long ops end early
         self.clients = 0
         self.replier = Replier(self.ctx)
         # What the sockets let through, fixed when they are bound (a reload cannot raise it).
@@ -156,6 +157,7 @@ class Server:
 
     def stop(self) -> None:
         self.running = False
+        self.stopping.set()  # a rebuild or verify under way ends at its next batch (_tracked)
 
     def serve_forever(self) -> None:
         self._loop_thread = threading.current_thread()
@@ -501,6 +503,12 @@ class Server:
         logged = [started]
 
         def report(phase: str, done: int, total: int) -> None:
+            if self.stopping.is_set():
+                # Called between batches, after a commit: stopping here leaves the store as a
+                # crash there would, and the stop need not wait out a long replay or check.
+                again = " (the next start completes what it left undone)" if op == "rebuild" else ""
+                raise Busy(f"the daemon is stopping: the {op} stopped in its {phase} phase, at "
+                           f"{done:,} of {total:,}{again}", op=op, phase=phase, done=done, total=total)
             now = time.monotonic()
             self.work[op] = {"op": op, "phase": phase, "done": done, "total": total,
                              "elapsed_s": round(now - started, 1)}
