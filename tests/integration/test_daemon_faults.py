@@ -97,6 +97,7 @@ MALFORMED = {
     "missing op": [pack({"v": 1, "id": 3})],
     "missing id": [pack({"v": 1, "op": "status"})],
     "v=2": [envelope(v=2)],
+    "v=1.0": [envelope(v=1.0)],
     "id a list": [envelope(req_id=[1])],
     "op not a string": [pack({"v": 1, "id": 4, "op": 7})],
     "args a list": [envelope(args=[1])],
@@ -369,6 +370,7 @@ def test_the_fast_envelope_check_does_accept_ordinary_requests():
     assert quick({"v": 1, "id": 7, "op": "status"})
     assert quick({"v": 1, "id": "a", "op": "write", "args": {"title": "x"}})
     assert not quick({"v": True, "id": 7, "op": "status"})
+    assert not quick({"v": 1.0, "id": 7, "op": "status"})  # a version is a whole number
     assert not quick({"v": 1, "id": 7, "op": "x" * 65})
 
 
