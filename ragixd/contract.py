@@ -7,16 +7,15 @@ answer against schemas/events/ and schemas/ops/.
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import re
-
 from jsonschema import Draft202012Validator, ValidationError, validators
 from referencing import Registry, Resource
 
-from .domain.ids import not_an_item_id
+from .domain.ids import ITEM_ID_RE, not_an_item_id
 from .errors import InvalidInput
 from .quickcheck import Check, compile_schema, python_pattern
 
@@ -53,7 +52,8 @@ def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Any:
             yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
-ITEM_ID_PATTERN = "^MEM-[0-9A-Za-z_-]{4,64}$"  # schemas/'s, ITEM_ID_RE with JSON Schema's `$`
+# schemas/'s item id pattern: ITEM_ID_RE with JSON Schema's `$` for Python's `\Z`
+ITEM_ID_PATTERN = ITEM_ID_RE.pattern.removesuffix("\\Z") + "$"
 
 # JSON Schema counts 5.0 as an integer; Python slices and SQLite row ids do not, and a request
 # id of 1.0 could not be echoed as sent. The contract's integers are whole-number types only.

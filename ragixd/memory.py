@@ -195,8 +195,7 @@ class Memory:
         anything; with vectors indexed, embedding the query raises it the same way."""
         serving = self.search.embedder
         if serving is None:
-            raise InvalidInput("mode", "vector search needs an embedder, and none is configured "
-                               "(use --mode fts or hybrid)")
+            raise no_embedder()
         if query.strip() and not self.vectors.counts().get(serving.model_name):
             serving.embed_batch([query])
 
@@ -253,3 +252,9 @@ def _dimension(embedder: Embedder) -> int | None:
 
 def _is_inline(embedder: Embedder, embedders: list[tuple[Embedder, bool]]) -> bool:
     return any(e is embedder and inline for e, inline in embedders)
+
+
+def no_embedder() -> InvalidInput:
+    """What a `vector` search is told when no embedder is configured."""
+    return InvalidInput("mode", "vector search needs an embedder, and none is configured "
+                        "(use --mode fts or hybrid)")

@@ -77,8 +77,7 @@ class Server:
         self.recall_guard = RecallGuard(memory.policy)  # recall renders what the policy still accepts
         self.ctx = ctx or zmq.Context.instance()
         self.started = time.time()
-        self.running = False
-        self.stopping = threading.Event()  # set by stop(): long ops end early
+        self.stopping = threading.Event()  # set by stop(): the loop ends, long ops end early
         self.clients = 0
         self.replier = Replier(self.ctx)
         # What the sockets let through, fixed when they are bound (a reload cannot raise it).
@@ -115,7 +114,6 @@ class Server:
         self.seq_waiter = SeqWaiter(self.memory.applied_seq, self._wait_step, self._unpark, self._expire)
         self._pub_ready.wait(10)
         self.memory.start_backfill(self.submit_and_wait)
-        self.running = True
         log.info("server.listening", endpoint=self.settings.endpoint, pub=self.settings.pub_endpoint,
                  tcp=self.settings.tcp_endpoint)
 
@@ -156,8 +154,7 @@ class Server:
             self.pub.send_multipart([event.type.encode(), msgpack.packb(event.to_dict(), use_bin_type=True)])
 
     def stop(self) -> None:
-        self.running = False
-        self.stopping.set()  # a rebuild or verify under way ends at its next batch (_tracked)
+        self.stopping.set()  # the loop drains; a rebuild or verify ends at its next batch (_tracked)
 
     def serve_forever(self) -> None:
         self._loop_thread = threading.current_thread()
@@ -167,7 +164,7 @@ class Server:
         poller.register(self.pull, zmq.POLLIN)
         for monitor in self.monitors:
             poller.register(monitor, zmq.POLLIN)
-        while self.running:
+        while not self.stopping.is_set():
             ready = dict(poller.poll(100))
             if self.pull in ready:
                 self._forward_replies()
@@ -332,7 +329,7 @@ class Server:
         if problem is not None:
             field, _, text = problem.partition(": ")
             raise InvalidInput(field, text[:300])
-        if not self.running:
+        if self.stopping.is_set():
             raise Busy("the daemon is shutting down")
         if spec.kind == COMMAND:
             return self._command(route, req_id, op, args, caller)
@@ -390,7 +387,7 @@ class Server:
         """Run a query and answer it. Inline (on the loop thread) it never waits: a min_seq not
         yet applied, a rebuild, or a busy index raise WouldBlock before anything is answered."""
         try:
-            if not inline and not self.running:  # queued before a stop: answered, not run
+            if not inline and self.stopping.is_set():  # queued before a stop: answered, not run
                 raise Busy("the daemon is shutting down; try again")
             min_seq = args.pop("min_seq", 0) or 0
             if min_seq > self.store.head_seq + MIN_SEQ_AHEAD:  # no write in sight will reach it

@@ -15,6 +15,7 @@ import apsw
 from ..domain import commands as c
 from ..domain.trust import Caller
 from ..errors import Forbidden, InvalidInput, PolicyRejected, RagixError, Unavailable
+from ..memory import no_embedder
 from ..store import log, queries
 from ..store.filters import Filters, filters_from_args
 from ..store.projection import Projections
@@ -151,8 +152,7 @@ def _hybrid(q: QueryContext, args: dict[str, Any], k: int) -> tuple[list[Any], s
     filters = search_filters(args, q.caller)
     if memory is None:
         if mode == "vector":
-            raise InvalidInput("mode", "vector search needs an embedder, and none is configured "
-                               "(use --mode fts or hybrid)")
+            raise no_embedder()
         return [_Hit(i, s) for i, s in queries.search(q.conn, args["query"], filters, k)], "fts", ""
     try:
         if mode == "vector":
