@@ -14,7 +14,7 @@ import apsw
 
 from ..domain import commands as c
 from ..domain.trust import Caller
-from ..errors import Forbidden, InvalidInput, PolicyRejected, RagixError, Unavailable
+from ..errors import Forbidden, PolicyRejected, RagixError, Unavailable
 from ..memory import no_embedder
 from ..store import log, queries
 from ..store.filters import Filters, filters_from_args
