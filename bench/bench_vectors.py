@@ -22,9 +22,11 @@ For each N in --sizes (default 100k and 1M), in one run:
 - hybrid search through the daemon at --daemon-items (run after the first size, while the two
   index processes wait): a home populated in process with
   Memory(synchronous="OFF") and CreateItem groups of 1000 (the hash embedder embeds inline),
-  then ragixd started on it; search (mode hybrid, k=10) via ragix_client against the same
-  HybridSearch called in process on the same home, each query both ways in turn, the daemon
-  first for every other query.
+  then ragixd started on it; search (mode hybrid, k=10) via ragix_client, first the daemon
+  alone (`daemon_alone`, the figure the target is read from: requests back to back, nothing
+  else searching in the client process), then against the same HybridSearch called in process
+  on the same home, each query both ways in turn, the daemon first for every other query
+  (`daemon` / `in_process` and their ratio).
 
 Vectors: every indexed vector is the HashEmbedder embedding (or with --embedder onnx, the
 MiniLM embedding) of a distinct textgen item (a
@@ -452,12 +454,24 @@ def bench_daemon(work: Path, items: int, n_queries: int, reuse: Path | None = No
         progress(f"  populated in {pop['seconds']}s; starting ragixd")
     daemon = Daemon(home, checked=False).start(timeout=600)
     client = daemon.client(timeout=120)
-    mem = Memory(home, backfill=False)
-    conn = mem.store.reader()
-    filters = search_filters({}, Caller())
     gen = TextGen(123)
     queries = [gen.query(1 + i % 3) for i in range(n_queries)]
+    mem = None
     try:
+        # The daemon alone first, as an agent meets it: nothing else searching in this process
+        # between two requests (below, each request follows an in-process search of the same
+        # store, whose index and pages take the CPU caches in between).
+        for q in queries[:50]:
+            client.search(q, k=10, mode="hybrid")
+        progress(f"hybrid search: {n_queries} queries through the daemon alone")
+        alone_s = []
+        for q in queries:
+            t0 = time.perf_counter()
+            client.search(q, k=10, mode="hybrid")
+            alone_s.append(time.perf_counter() - t0)
+        mem = Memory(home, backfill=False)
+        conn = mem.store.reader()
+        filters = search_filters({}, Caller())
         modes, same = set(), 0
         for q in queries[:50]:
             answer = client.search(q, k=10, mode="hybrid")
@@ -477,10 +491,12 @@ def bench_daemon(work: Path, items: int, n_queries: int, reuse: Path | None = No
     finally:
         client.close()
         daemon.stop()
-        mem.close()
+        if mem is not None:
+            mem.close()
     through, local = percentiles(daemon_s), percentiles(local_s)
     return {"items": items, "populate": pop, "modes_used": sorted(modes),
             "same_top10_in_warmup": f"{same}/50",
+            "daemon_alone": percentiles(alone_s),
             "daemon": through, "in_process": local,
             "ratio_p50": round(through["p50_ms"] / local["p50_ms"], 3) if local["p50_ms"] else None,
             "ratio_p99": round(through["p99_ms"] / local["p99_ms"], 3) if local["p99_ms"] else None}
@@ -586,9 +602,9 @@ def targets(out: dict[str, Any]) -> dict[str, Any]:
             res[f"vector_p50_le_{limit:g}ms_{name}_{n}"] = default[name]["p50_ms"] <= limit
             res[f"recall_ge_0_95_at_ef{WRAPPER_EXPANSION_SEARCH}_{name}_{n}"] = default[name]["recall_at_10"] >= RECALL_TARGET
     hd = out.get("hybrid_daemon", {})
-    if "daemon" in hd:
+    if "daemon_alone" in hd:
         limit = 3.0 if hd["items"] <= 100_000 else 10.0
-        res[f"hybrid_daemon_p50_le_{limit:g}ms_{hd['items']}"] = hd["daemon"]["p50_ms"] <= limit
+        res[f"hybrid_daemon_p50_le_{limit:g}ms_{hd['items']}"] = hd["daemon_alone"]["p50_ms"] <= limit
     return res
 
 
