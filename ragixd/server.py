@@ -38,6 +38,8 @@ from .writer import Writer
 log = get("ragixd.server")
 RECV_BATCH = 256
 PROGRESS_LOG_S = 5.0
+# What a long op's progress counts, by phase (a rebuild's full-text index counts items).
+PHASE_UNITS = {"index": "items"}
 # Queries that may run on the loop thread when nothing else is waiting: each reads a bounded
 # handful of rows (search and recall only up to INLINE_MAX_K results). Whole-store reads (stats,
 # embedders, palace.list, export, tail, verify) and policy checks of big texts always go to the
@@ -508,7 +510,7 @@ class Server:
                            f"{done:,} of {total:,}{again}", op=op, phase=phase, done=done, total=total)
             now = time.monotonic()
             self.work[op] = {"op": op, "phase": phase, "done": done, "total": total,
-                             "elapsed_s": round(now - started, 1)}
+                             "unit": PHASE_UNITS.get(phase, "events"), "elapsed_s": round(now - started, 1)}
             if now - logged[0] >= PROGRESS_LOG_S:
                 logged[0] = now
                 log.info("work.progress", **self.work[op])
@@ -613,7 +615,8 @@ def _rebuilding(work: dict[str, Any] | None) -> Busy:
     if not work:
         return Busy("a rebuild holds the store; try again when it is done")
     done, total = work.get("done", 0), work.get("total", 0)
-    where = f"{work.get('phase')} {done:,}/{total:,} events" if total else str(work.get("phase"))
+    where = (f"{work.get('phase')} {done:,}/{total:,} {work.get('unit', 'events')}" if total
+             else str(work.get("phase")))
     return Busy(f"a rebuild holds the store ({where}, {work.get('elapsed_s')} s so far); "
                 "try again when it is done", rebuild=work)
 

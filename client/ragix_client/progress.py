@@ -25,7 +25,8 @@ def render_progress(work: dict[str, Any]) -> str:
     """One line: `rebuild: replay 40,000/100,000 events (40%), 5.1 s`."""
     done, total = work["done"], work["total"]
     share = f" ({100 * done // total}%)" if total else ""
-    return f"{work['op']}: {work['phase']} {done:,}/{total:,} events{share}, {work['elapsed_s']:.1f} s"
+    unit = work.get("unit", "events")
+    return f"{work['op']}: {work['phase']} {done:,}/{total:,} {unit}{share}, {work['elapsed_s']:.1f} s"
 
 
 def with_progress(endpoint: str | None, op: str, call: Callable[[], T],

@@ -116,10 +116,11 @@ class Projections:
             if discard is not None:
                 discard()
 
-    def record_position(self, conn: apsw.Connection, seq: int) -> None:
+    def record_position(self, conn: apsw.Connection, seq: int, skip: tuple[str, ...] = ()) -> None:
+        """Record that every projector (but those named in `skip`) has applied up to seq."""
         conn.executemany(
             "INSERT OR REPLACE INTO projector_positions(name, seq) VALUES (?, ?)",
-            [(p.name, seq) for p in self.projectors])
+            [(p.name, seq) for p in self.projectors if p.name not in skip])
 
     @staticmethod
     def positions(conn: apsw.Connection) -> dict[str, int]:

@@ -281,9 +281,16 @@ def replay(source: apsw.Connection, target: apsw.Connection, projections: Projec
            batch: int | None = None, index_text: bool = True,
            progress: log.Progress | None = None) -> int:
     """Apply every event of `source`'s log to `target`'s fresh projections, in batched
-    transactions, each ending like a group commit (the full-text index is written in bulk;
-    with index_text=False it is not written at all, for a comparison that does not read it).
-    `progress` hears ("replay", events applied, events in the log) after each batch."""
+    transactions, each ending like a group commit; then, unless index_text is False (for a
+    comparison that does not read it), build the full-text index from the items' final rows.
+
+    The index is built once at the end, not batch by batch: an item updated in many batches
+    is indexed once instead of being taken out and indexed again each time. Its position is
+    recorded only with the last commit, so a replay stopped before then leaves it behind the
+    log and the next start rebuilds; nothing reads the projections meanwhile, so a partly
+    built index is never seen.
+    `progress` hears ("replay", events applied, events in the log) after each batch, then
+    ("index", items indexed, items) after each piece of the index."""
     batch = batch or REPLAY_BATCH
     count = 0
     pending = 0
@@ -296,17 +303,21 @@ def replay(source: apsw.Connection, target: apsw.Connection, projections: Projec
                 count += 1
                 pending += 1
                 if pending >= batch:
-                    projections.flush(target, event.seq, index_text)
-                    projections.record_position(target, event.seq)
+                    projections.flush(target, event.seq, index_text=False)
+                    # Not the index's: it is built after the last event (a replay stopped
+                    # before then leaves it behind the log, and the next start rebuilds).
+                    projections.record_position(target, event.seq, skip=(fts.FtsProjector.name,))
                     target.execute("COMMIT")
                     target.execute("BEGIN")
                     pending = 0
                     if progress:
                         progress("replay", count, total)
             head = log.head(source).seq
-            projections.flush(target, head, index_text)
+            projections.flush(target, head, index_text=False)
+            if progress:
+                progress("replay", count, total)
             if index_text:
-                fts.optimize(target)  # one segment instead of one per batch
+                _index_text(target, batch, progress)
             if head:
                 projections.record_position(target, head)
             target.execute("COMMIT")
@@ -314,9 +325,22 @@ def replay(source: apsw.Connection, target: apsw.Connection, projections: Projec
             projections.discard()
             target.execute("ROLLBACK")
             raise
-    if progress:
-        progress("replay", count, total)
     return count
+
+
+def _index_text(target: apsw.Connection, rows_per_piece: int, progress: log.Progress | None) -> None:
+    """Within replay's open transaction: index every item's text, a piece at a time, each
+    piece committed (the log's write-ahead file stays the size of one piece), then merge the
+    index into one segment (searches read one b-tree)."""
+    items, ranges = fts.index_ranges(target, rows_per_piece)
+    done = 0
+    for after, upto in ranges:
+        done += fts.index_range(target, after, upto)
+        target.execute("COMMIT")
+        target.execute("BEGIN")
+        if progress:
+            progress("index", done, items)
+    fts.optimize(target)
 
 
 def dump_projections(conn: apsw.Connection) -> dict[str, list[tuple]]:

@@ -48,7 +48,8 @@ def test_status_shows_a_running_rebuild(big):
         rebuild.join(0.01)
     assert seen, "status never showed the rebuild"
     assert all(0 <= w["done"] <= w["total"] for w in seen)
-    assert {w["phase"] for w in seen} <= {"start", "replay", "vectors"}
+    assert {w["phase"] for w in seen} <= {"start", "replay", "index", "vectors"}
+    assert all(w["unit"] == ("items" if w["phase"] == "index" else "events") for w in seen)
     assert box["events"] >= 2 * ITEMS and b.status()["work"] == []
     a.close()
     b.close()
@@ -78,10 +79,11 @@ def test_replay_reports_each_batch_and_the_end(tmp_path):
     heard = []
     replay(store.reader(), fresh, Projections(), batch=20, progress=lambda *p: heard.append(p))
     fresh.close()
-    assert heard == [("replay", 20, 50), ("replay", 40, 50), ("replay", 50, 50)]
+    assert heard == [("replay", 20, 50), ("replay", 40, 50), ("replay", 50, 50),
+                     ("index", 20, 50), ("index", 40, 50), ("index", 50, 50)]
     rebuilt = []
     store.rebuild(lambda *p: rebuilt.append(p))
-    assert rebuilt[-1] == ("replay", 50, 50)
+    assert ("replay", 50, 50) in rebuilt and rebuilt[-1] == ("index", 50, 50)
     checks = []
     assert store.verify(lambda phase, done, total: checks.append(phase))["ok"]
     assert checks[0] == "chain" and checks[-1] == "replay"
@@ -94,6 +96,8 @@ def test_progress_line_and_no_drawing_off_a_terminal():
     assert line == "rebuild: replay 40,000/100,000 events (40%), 5.1 s"
     assert render_progress({"op": "verify", "phase": "start", "done": 0, "total": 0, "elapsed_s": 0}) \
         == "verify: start 0/0 events, 0.0 s"
+    assert render_progress({"op": "rebuild", "phase": "index", "done": 5_000, "total": 20_000,
+                            "unit": "items", "elapsed_s": 2.0}) == "rebuild: index 5,000/20,000 items (25%), 2.0 s"
     out = io.StringIO()
     assert with_progress("ipc:///nonexistent/x.sock", "rebuild", lambda: 42, stream=out) == 42
     assert out.getvalue() == ""

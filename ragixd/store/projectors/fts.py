@@ -66,6 +66,13 @@ INSERT INTO memory_items_fts(rowid, title, content, tags, entities)
 SELECT rid, title, content, tags, entities FROM memory_items
 WHERE rid IN (SELECT value FROM json_each(?)) ORDER BY rid
 """
+# A replay indexes the items once, after their rows are final, a range of row ids at a time.
+INDEX_RANGE_SQL = """
+INSERT INTO memory_items_fts(rowid, title, content, tags, entities)
+SELECT rid, title, content, tags, entities FROM memory_items
+WHERE rid > ? AND rid <= ? ORDER BY rid
+"""
+RID_RANGE_SQL = "SELECT coalesce(min(rid), 0), coalesce(max(rid), 0), count(*) FROM memory_items"
 OPTIMIZE_SQL = "INSERT INTO memory_items_fts(memory_items_fts) VALUES ('optimize')"
 INTEGRITY_SQL = "INSERT INTO memory_items_fts(memory_items_fts, rank) VALUES ('integrity-check', 1)"
 
@@ -101,6 +108,25 @@ class FtsProjector:
     def discard(self) -> None:
         """Forget what a rolled-back group collected."""
         self._pending = {}
+
+
+def index_ranges(conn: apsw.Connection, rows_per_range: int) -> tuple[int, list[tuple[int, int]]]:
+    """How many items there are, and the row-id ranges (low exclusive, high inclusive) that
+    cover them in pieces of about `rows_per_range` rows, for an index built from scratch."""
+    low, high, count = conn.execute(RID_RANGE_SQL).fetchone()
+    if count == 0:
+        return 0, []
+    # Row ids are given in order and never reused, so ranges of equal width hold about as many
+    # rows each; a sparse table only makes some pieces smaller.
+    width = max(1, (high - low + 1) * rows_per_range // count)
+    return count, [(start, min(start + width, high)) for start in range(low - 1, high, width)]
+
+
+def index_range(conn: apsw.Connection, after: int, upto: int) -> int:
+    """Index the items whose row id is in (after, upto]; return how many were indexed. For an
+    index being built from scratch: nothing of these items may be in it already."""
+    conn.execute(INDEX_RANGE_SQL, (after, upto))
+    return conn.changes()
 
 
 def optimize(conn: apsw.Connection) -> None:
