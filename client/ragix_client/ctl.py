@@ -438,8 +438,10 @@ def _main(argv: list[str] | None) -> int:
         return EXIT_FAILED
     if ns.command == "import" and any(result.get(k) for k in ("conflict", "refused", "invalid")):
         return EXIT_FAILED  # a restore that left lines out is not a success to a script
-    if ns.command == "propose" and any(result.get(k) for k in ("refused", "invalid")):
-        return EXIT_FAILED  # as a write the policy refuses: not everything proposed was stored
+    if ns.command in ("propose", "parse"):
+        from .ctl_govern import not_all_stored
+        if not_all_stored(result):
+            return EXIT_FAILED  # as a write the policy refuses: not everything proposed was stored
     return EXIT_OK
 
 
