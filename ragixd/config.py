@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import os
+import stat
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -115,10 +116,26 @@ _CHOICES = {LOG_LEVEL: ("debug", "info", "warning", "error"), SYNCHRONOUS: ("FUL
 
 
 def load_file(path: Path | None, required: bool) -> dict[str, Any]:
-    if path is None or not path.is_file():
-        if required:
-            raise ConfigError(f"config file not found: {path}", path=str(path))
+    """The file's settings; {} when nothing is at the default path (a path given with --config
+    or RAGIX_CONFIG must exist). Anything else there that cannot be read as a file (a directory,
+    a link to nothing) is an error, as an unreadable file is: skipping it would drop its
+    settings without a word."""
+    if path is None:
         return {}
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        if path.is_symlink():
+            raise ConfigError(f"cannot read config file {path}: it is a link to {os.readlink(path)}, "
+                              "which does not exist", path=str(path)) from None
+        if required:
+            raise ConfigError(f"config file not found: {path}", path=str(path)) from None
+        return {}
+    except OSError as e:
+        raise ConfigError(f"cannot read config file {path}: {e.strerror or e}", path=str(path)) from e
+    if not stat.S_ISREG(mode):
+        kind = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
+        raise ConfigError(f"cannot read config file {path}: it is {kind}", path=str(path))
     try:
         return tomllib.loads(path.read_text())
     except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError) as e:

@@ -199,14 +199,27 @@ class Memory:
         if query.strip() and not self.vectors.counts().get(serving.model_name):
             serving.embed_batch([query])
 
-    def vector_trouble(self) -> str:
+    def vector_trouble(self, query: str = "") -> str:
         """Why the serving model's vectors cannot be had now ("" when nothing is known to be
-        wrong): its last failure to embed, for a search or its back-fill."""
+        wrong): its last failure to embed, for a search or its back-fill.
+
+        With vectors indexed, the search that asks has just embedded its query, so a failure
+        is this search's own. With none (an empty store, or nothing embedded yet), no search
+        embeds and an empty store has nothing to back-fill: a failure seen once would be
+        repeated after the server came back. So the query is embedded again here, only while
+        a failure is on record; one that succeeds clears it."""
         serving = self.search.embedder
         if serving is None:
             return ""
         filler = next((f for f in self.backfillers if f.embedder is serving), None)
-        return getattr(serving, "last_error", "") or (filler.last_error if filler and not filler.available else "")
+        known = getattr(serving, "last_error", "") or (filler.last_error if filler and not filler.available else "")
+        if not known or not query.strip() or self.vectors.counts().get(serving.model_name):
+            return known
+        try:
+            serving.embed_batch([query])
+        except RagixError as err:
+            return err.message
+        return ""
 
     def embedder_status(self) -> list[dict[str, Any]]:
         conn = self.store.reader()

@@ -16,6 +16,7 @@ from pathlib import Path
 from collections.abc import Iterator
 from typing import Any, Callable
 
+from ragixd.domain.ids import is_item_id, not_an_item_id
 from ragixd.errors import (ConfigError, InvalidInput, NotFound, PolicyRejected, ProtocolError, RagixError, Timeout,
                            TooLarge, Unavailable)
 from ragixd.ops.catalog import BY_NAME
@@ -185,11 +186,6 @@ def cmd_link(c: Client, ns) -> tuple[Any, str]:
     return r, f"{r['src']} --{r['rel']}--> {r['dst']}  {r['status']}"
 
 
-def cmd_use(c: Client, ns) -> tuple[Any, str]:
-    r = c.use(uses={i: ns.count for i in ns.ids})
-    return r, f"recorded usage of {r['recorded']} item(s) (seq {r['seq']})"
-
-
 # The read op takes at most this many ids (schemas/ops/read.json maxItems): more are read a
 # page at a time, so that `ragixctl read $(cat ids)` works for any number the shell can pass.
 READ_PAGE = 1000
@@ -205,6 +201,38 @@ def cmd_read(c: Client, ns) -> tuple[Any, str]:
     if missing:
         raise _NotFoundAll(r, missing)
     return r, render.render_items(r)
+
+
+# The use op takes at most this many ids (schemas/ops/use.json maxProperties): more are sent a
+# batch at a time, and said as one answer.
+USE_BATCH = 10000
+
+
+def cmd_use(c: Client, ns) -> tuple[Any, str]:
+    ids = list(dict.fromkeys(ns.ids))
+    if len(ids) > USE_BATCH:
+        _check_all_there(c, ids)
+    r = {"recorded": 0, "seq": 0}
+    for start in range(0, len(ids), USE_BATCH):
+        batch = c.use(uses={i: ns.count for i in ids[start:start + USE_BATCH]})
+        r = {"recorded": r["recorded"] + batch["recorded"], "seq": max(r["seq"], batch["seq"])}
+    return r, f"recorded usage of {r['recorded']} item(s) (seq {r['seq']})"
+
+
+def _check_all_there(c: Client, ids: list[str]) -> None:
+    """Before a use sent in several batches: every id well formed and an item the caller can
+    see, as one op checks its own, so that a bad id leaves no batch recorded (items are never
+    deleted: one found here is still there for its batch)."""
+    bad = next((i for i in ids if not is_item_id(i)), None)
+    if bad is not None:
+        raise InvalidInput("uses", not_an_item_id(bad))
+    found: set[str] = set()
+    for start in range(0, len(ids), READ_PAGE):
+        found |= {i["id"] for i in c.read(*ids[start:start + READ_PAGE])["items"]}
+    missing = [i for i in ids if i not in found]
+    if missing:
+        raise NotFound(f"no item {', '.join(missing[:10])}" + (f" (and {len(missing) - 10} more)"
+                                                              if len(missing) > 10 else ""), ids=missing)
 
 
 def cmd_search(c: Client, ns) -> tuple[Any, str]:
@@ -438,8 +466,10 @@ def _main(argv: list[str] | None) -> int:
         return EXIT_FAILED
     if ns.command == "import" and any(result.get(k) for k in ("conflict", "refused", "invalid")):
         return EXIT_FAILED  # a restore that left lines out is not a success to a script
-    if ns.command == "propose" and any(result.get(k) for k in ("refused", "invalid")):
-        return EXIT_FAILED  # as a write the policy refuses: not everything proposed was stored
+    if ns.command in ("propose", "parse"):
+        from .ctl_govern import not_all_stored
+        if not_all_stored(result):
+            return EXIT_FAILED  # as a write the policy refuses: not everything proposed was stored
     return EXIT_OK
 
 

@@ -34,6 +34,12 @@ def outcome_lines(result: dict[str, Any]) -> str:
     return "\n".join(rows)
 
 
+def not_all_stored(result: dict[str, Any]) -> bool:
+    """Whether a propose or parse left a proposal out: refused by the policy, invalid, or (parse)
+    not even readable as one. ragixctl exits 1 then, as for a write the policy refuses."""
+    return any(result.get(k) for k in ("refused", "invalid")) or bool(result.get("errors"))
+
+
 def propose(c: Client, ns) -> tuple[Any, str]:
     try:
         data = json.loads(_read(ns.file))

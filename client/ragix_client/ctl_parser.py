@@ -9,7 +9,7 @@ import sys
 from ragixd import __version__
 from ragixd.domain.item import MAX_USE_COUNT
 
-from .ctl import DESCRIPTION, EPILOG, READ_PAGE, _filters, _item_fields, csv, spec_help
+from .ctl import DESCRIPTION, EPILOG, READ_PAGE, USE_BATCH, _filters, _item_fields, csv, spec_help
 
 RAW = argparse.RawDescriptionHelpFormatter
 
@@ -136,7 +136,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="supports, contradicts, refines, supersedes, depends_on, references, derived_from, related "
                    "(default related)")
     p = _op(sub, "use", common)
-    p.add_argument("ids", nargs="+", metavar="ID", help="ids of the items used")
+    p.add_argument("ids", nargs="+", metavar="ID", help="ids of the items used (any number: they are "
+                   f"sent {USE_BATCH:,} to a request)")
     p.add_argument("--count", type=between(1, MAX_USE_COUNT), default=1,
                    help=f"uses to record for each id (default 1, at most {MAX_USE_COUNT})")
     p = _op(sub, "read", common)

@@ -242,9 +242,12 @@ def normalize_provenance(fields: Mapping[str, Any]) -> Provenance:
     unknown = set(value) - {"source_kind", "source_id", "chunk_ids", "content_hashes", "created_at"}
     if unknown:
         raise InvalidInput("provenance", f"unknown keys: {', '.join(sorted(map(str, unknown)))}")
+    source_id = _str(value, "source_id", MAX_SHORT)
+    if source_id and not _visible(source_id):  # '' is how an item says it has none; spaces are a mistake
+        raise InvalidInput("provenance.source_id", "is blank: give the source (e.g. notes.md:3), or leave it out")
     return Provenance(
         source_kind=_choice(value, "source_kind", SOURCE_KINDS, "chat"),
-        source_id=_str(value, "source_id", MAX_SHORT),
+        source_id=source_id,
         chunk_ids=tuple(_str_list(value, "chunk_ids", 1000, MAX_SHORT)),
         content_hashes=tuple(_str_list(value, "content_hashes", 1000, 80)),
     )
@@ -290,8 +293,23 @@ def _visible(text: str) -> bool:
     return bool(text.strip()) and bool(normalize(text).strip())
 
 
+# The labels an item gets by default when a caller leaves them out. Given blank ('' or spaces),
+# one is refused rather than defaulted: a blank label is a mistake (an empty variable in a
+# script), and filling it in would hide that. Leaving it out, or null, takes the default.
+LABEL_DEFAULTS = {"tier": "stm", "type": "note", "scope": "project", "store": DEFAULT_STORE,
+                  "validation": "unverified"}
+
+
+def check_labels_not_blank(fields: Mapping[str, Any]) -> None:
+    for name, default in LABEL_DEFAULTS.items():
+        value = fields.get(name)
+        if isinstance(value, str) and not _visible(value):
+            raise InvalidInput(name, f"is blank: give a value, or leave it out for the default ({default})")
+
+
 def _normalize(fields: Mapping[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
     """Validate and normalise the given fields of `fields` (only those present)."""
+    check_labels_not_blank(fields)
     handlers = {
         "title": lambda f: _str(f, "title", MAX_TITLE).strip(),
         "content": lambda f: _str(f, "content", MAX_POINTER_CONTENT),
@@ -303,7 +321,7 @@ def _normalize(fields: Mapping[str, Any], names: tuple[str, ...]) -> dict[str, A
         "provenance": normalize_provenance,
         "confidence": normalize_confidence,
         "validation": lambda f: _choice(f, "validation", VALIDATIONS, "unverified"),
-        "scope": lambda f: _str(f, "scope", MAX_SCOPE_LEN, "project").strip() or "project",
+        "scope": lambda f: _str(f, "scope", MAX_SCOPE_LEN, "project").strip(),
         "store": lambda f: _choice(f, "store", STORES, DEFAULT_STORE),
         "expires_at": lambda f: normalize_time(f, "expires_at"),
         "rule_id": lambda f: _opt_str(f, "rule_id"),

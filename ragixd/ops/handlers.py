@@ -163,7 +163,7 @@ def _hybrid(q: QueryContext, args: dict[str, Any], k: int) -> tuple[list[Any], s
             raise
         raise Unavailable(f"vector search is unavailable: {err.message} (full-text search still works: "
                           "--mode fts, or hybrid, which falls back to it)", **err.details) from None
-    fallback = memory.vector_trouble() if mode == "hybrid" and used == "fts" else ""
+    fallback = memory.vector_trouble(args["query"]) if mode == "hybrid" and used == "fts" else ""
     return hits, used, fallback
 
 

@@ -93,3 +93,46 @@ def test_read_of_more_ids_than_one_request_takes_is_paged(daemon, item, capsys):
 def test_the_page_size_is_the_read_ops_limit():
     schema = json.loads((ctl.Path(__file__).resolve().parents[2] / "schemas/ops/read.json").read_text())
     assert ctl.READ_PAGE == schema["request"]["properties"]["ids"]["maxItems"]
+
+
+def _usage(daemon, ids):
+    c = daemon.client()
+    try:
+        return {i["id"]: i["usage_count"] for i in c.read(*ids)["items"]}
+    finally:
+        c.close()
+
+
+def test_use_of_more_ids_than_one_request_takes_checks_them_all_before_recording_any(daemon, item, capsys):
+    missing = [f"MEM-{i:016x}" for i in range(1, ctl.USE_BATCH + 2)]
+    before = _usage(daemon, [item])
+    code, out, err = run(daemon, capsys, "use", item, *missing)
+    assert code == 1 and "not_found" in err and missing[0] in err and "at most" not in err, err
+    assert _usage(daemon, [item]) == before  # nothing of a first batch was recorded
+    code, out, err = run(daemon, capsys, "use", item, *missing[:-2], "garbage")
+    assert code == 2 and "is not an item id" in err and "'garbage'" in err
+    assert _usage(daemon, [item]) == before
+
+
+def test_use_sends_its_ids_in_batches_and_says_them_as_one_answer(daemon, capsys, monkeypatch):
+    c = daemon.client()
+    ids = [c.write(title=f"used in batches {n}", content=f"batch item {n}")["id"] for n in range(5)]
+    c.close()
+    monkeypatch.setattr(ctl, "USE_BATCH", 2)
+    code, out, err = run(daemon, capsys, "--json", "use", *ids, ids[0], "--count", "3")
+    answer = json.loads(out)
+    assert code == 0 and set(answer) == {"recorded", "seq"} and answer["recorded"] == 5
+    head = daemon.client().status()["head_seq"]
+    assert answer["seq"] == head  # the last batch's
+    assert _usage(daemon, ids) == dict.fromkeys(ids, 3)
+    code, out, err = run(daemon, capsys, "use", *ids)
+    assert code == 0 and out.startswith("recorded usage of 5 item(s)")
+    assert _usage(daemon, ids) == dict.fromkeys(ids, 4)
+    code, out, err = run(daemon, capsys, "use", *ids[:4], "MEM-0000000000000000")
+    assert code == 1 and "MEM-0000000000000000" in err
+    assert _usage(daemon, ids) == dict.fromkeys(ids, 4)  # the first batches were not sent
+
+
+def test_the_use_batch_is_the_use_ops_limit():
+    schema = json.loads((ctl.Path(__file__).resolve().parents[2] / "schemas/ops/use.json").read_text())
+    assert ctl.USE_BATCH == schema["request"]["properties"]["uses"]["maxProperties"]

@@ -65,6 +65,29 @@ def test_propose_exits_1_when_a_proposal_was_refused_or_invalid(daemon, capsys, 
     assert code == 2 and "no proposals" in err and "at least 1" not in err
 
 
+def _answer(*blocks: str) -> str:
+    return "The plan.\n" + "".join(f"<MEMORY_PROPOSALS_JSON>{b}</MEMORY_PROPOSALS_JSON>\n" for b in blocks)
+
+
+def test_parse_exits_1_as_propose_does_when_a_proposal_was_not_stored(daemon, capsys, tmp_path):
+    good = {"title": "Oven schedule", "content": "Bread on Mondays", "why_store": "asked",
+            "provenance": {"source_kind": "chat", "source_id": "chat:oven"}}
+    secret = {**good, "title": "Oven login", "content": "password: hunter2"}
+    path = tmp_path / "answer.txt"
+    path.write_text(_answer(json.dumps([good])))
+    code, out, err = run(daemon, capsys, "parse", "--file", str(path))
+    assert code == 0 and "The plan." in out and "accepted 1" in err
+    for blocks, shown in (([json.dumps([{**good, "content": "Cakes on Fridays"}, secret])], "refused 1"),
+                          ([json.dumps([{**good, "content": "Pies on Sundays"}, {**good, "tier": "xtm"}])], "invalid 1"),
+                          ([json.dumps([{**good, "content": "Buns on Saturdays"}]), "[not json"],
+                           "proposal error: malformed JSON")):
+        path.write_text(_answer(*blocks))
+        code, out, err = run(daemon, capsys, "parse", "--file", str(path))
+        assert code == 1 and "The plan." in out and "accepted 1" in err and shown in err, (blocks, err)
+        code, out, err = run(daemon, capsys, "--json", "parse", "--file", str(path))
+        assert code == 1 and json.loads(out)["text"].startswith("The plan.")  # the answer's shape, as before
+
+
 def test_counts_of_one_are_singular():
     assert "(private, 1 item)" in render.render_entities(
         {"entities": [{"name": "Alice", "store": "private", "mention_count": 1, "item_ids": ["MEM-aaaa"]}]})

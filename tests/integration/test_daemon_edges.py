@@ -101,6 +101,49 @@ def test_a_blank_write_is_refused_naming_the_field(daemon, args, field):
     assert daemon.client().stats()["events"] == 0
 
 
+BLANK_LABELS = [("scope", ""), ("scope", "   "), ("tier", ""), ("tier", " "), ("type", ""), ("type", "\t"),
+                ("validation", ""), ("scope", "\u200b")]
+
+
+def test_a_blank_label_from_the_library_is_refused_not_defaulted(daemon):
+    """As ragixctl refuses a blank --scope, --tier, --type, --store or --source: every client is
+    told, on write, update, propose and import, and nothing is stored or changed."""
+    from ragixd.errors import InvalidInput
+    c = daemon.client()
+    item = c.write(title="Labelled", content="a scope of its own", scope="infra", tier="stm")["id"]
+    head = c.status()["head_seq"]
+    line = {"format": "ragix-export/1", "secrecy": "S3",
+            "item": {"id": "MEM-blanklabel01", "title": "imported", "content": "with a blank label"}}
+    proposal = {"title": "proposed", "content": "with a blank label", "why_store": "x",
+                "provenance": {"source_id": "chat:1"}}
+    for field, blank in [*BLANK_LABELS, ("store", ""), ("store", "  ")]:
+        with pytest.raises(InvalidInput) as err:
+            c.write(title="t", content="blank label", **{field: blank})
+        assert err.value.message.startswith(f"{field}: "), err.value.message
+        if field != "store":  # an update cannot move an item
+            assert "is blank" in err.value.message, err.value.message
+            with pytest.raises(InvalidInput) as err:
+                c.update(item, patch={field: blank})
+            assert err.value.message.startswith(f"{field}: is blank")
+        if field not in ("store", "validation"):  # a proposal may not choose them
+            answer = c.propose(items=[{**proposal, field: blank}])
+            assert answer["invalid"] == 1 and answer["items"][0]["error"].startswith(f"{field}: is blank")
+        answer = c.call("import", {"lines": [{**line, "item": {**line["item"], field: blank}}]})
+        assert answer["invalid"] == 1 and f"{field}: is blank" in str(answer["lines"]), answer
+    for source in (" ", "\t\n"):
+        with pytest.raises(InvalidInput) as err:
+            c.write(title="t", content="blank source", provenance={"source_id": source})
+        assert err.value.message.startswith("provenance.source_id: is blank")
+    assert c.status()["head_seq"] == head
+    got = c.read(item)["items"][0]
+    assert (got["scope"], got["tier"], got["type"]) == ("infra", "stm", "note")
+    # Left out, a label takes its default as before; '' is still an item without a source.
+    made = c.write(title="defaults", content="no labels given", provenance={"source_id": ""})["id"]
+    got = c.read(made)["items"][0]
+    assert (got["scope"], got["tier"], got["type"], got["provenance"]["source_id"]) == ("project", "stm", "note", "")
+    c.close()
+
+
 def test_a_stop_answers_every_request_and_keeps_every_acknowledged_write(tmp_path):
     d = Daemon(tmp_path / "home").start()
     sock = zmq.Context.instance().socket(zmq.DEALER)

@@ -81,3 +81,40 @@ def test_an_embedder_option_of_the_wrong_type_stops_a_start_with_one_line(tmp_pa
     messages = [line for line in proc.stderr.splitlines() if line.startswith("ragixd: ")]
     assert proc.returncode == 2 and "Traceback" not in proc.stderr and len(messages) == 1, proc.stderr
     assert "ollama" in messages[0]
+
+
+def test_a_directory_where_the_config_file_should_be_fails_a_reload_and_the_old_settings_stay(daemon):
+    """At the default path too: not read as 'no file', which would put every setting back to
+    its default without a word."""
+    config = daemon.home / "config" / "ragix" / "ragixd.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text("max_message_bytes = 2048\n")
+    _hup(daemon, "daemon.reloaded")
+    c = daemon.client()
+    assert c.status()["max_message_bytes"] == 2048
+    config.unlink()
+    config.mkdir()
+    failed = _hup(daemon, "daemon.reload_failed")
+    assert failed["error"] == f"cannot read config file {config}: it is a directory"
+    assert daemon.proc.poll() is None and c.status()["max_message_bytes"] == 2048
+    written = c.write(title="after the failed reload", content="still served")
+    assert c.read(written["id"])["count"] == 1
+    config.rmdir()  # no file at all: the defaults, as before
+    _hup(daemon, "daemon.reloaded")
+    assert c.status()["max_message_bytes"] == 4 * 1024 * 1024
+    c.close()
+
+
+def test_a_directory_where_the_config_file_should_be_stops_a_start_with_one_line(tmp_path):
+    import os
+    import subprocess
+    import sys
+    config = tmp_path / "xdg" / "ragix" / "ragixd.toml"
+    config.mkdir(parents=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RAGIX_")}
+    env.update(XDG_CACHE_HOME=str(tmp_path / "cache"), XDG_CONFIG_HOME=str(tmp_path / "xdg"))
+    proc = subprocess.run([sys.executable, "-m", "ragixd", "--home", str(tmp_path / "h"), "--endpoint",
+                           f"ipc://{tmp_path}/s.sock"], env=env, capture_output=True, text=True, timeout=60)
+    messages = [line for line in proc.stderr.splitlines() if line.startswith("ragixd: ")]
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert messages == [f"ragixd: cannot read config file {config}: it is a directory"]

@@ -109,3 +109,27 @@ def test_a_vector_search_without_any_embedder_is_refused(tmp_path):
     finally:
         c.close()
         daemon.stop()
+
+
+def test_a_model_server_that_came_back_is_not_said_to_be_down_by_a_search_of_an_empty_store(tmp_path):
+    """An empty store has nothing to embed, so no embed clears the failure seen before: the
+    search itself asks the server again instead of repeating the old error."""
+    with FakeOllama(dimension=16) as fake:
+        daemon = ollama_daemon(tmp_path / "home", fake.url)
+        c = daemon.client()
+        try:
+            fake.fail_status = 500
+            with pytest.raises(Unavailable):
+                c.search("deploy window", mode="vector")  # nothing indexed: the query is embedded, and fails
+            assert "answered 500" in c.search("deploy window")["vectors_unavailable"]  # still down: said
+            assert "answered 500" in c.recall("deploy window")["vectors_unavailable"]
+            fake.fail_status = None  # the server is back
+            calls = len(fake.embed_calls())
+            answer = c.search("deploy window")
+            assert answer["mode"] == "fts" and "vectors_unavailable" not in answer  # nothing to search, nothing wrong
+            assert len(fake.embed_calls()) == calls + 1  # asked once, and it answered
+            assert "vectors_unavailable" not in c.recall("deploy window")
+            assert len(fake.embed_calls()) == calls + 1  # no failure left to check again
+        finally:
+            c.close()
+            daemon.stop()

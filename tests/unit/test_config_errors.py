@@ -65,3 +65,28 @@ def test_an_unknown_embedder_backend_names_where_it_was_set_and_the_backends(tmp
     message = _error(tmp_path, toml='[embedder]\nbackend = "olama"\n')
     assert message == (f"embedder backend = 'olama' (set by [embedder] in config file {tmp_path / 'ragixd.toml'}): "
                        "must be one of hash, ollama, onnx, none")
+
+
+def test_a_directory_where_the_config_file_should_be_is_an_error_as_an_unreadable_file_is(tmp_path):
+    default = tmp_path / "xdg" / "ragix" / "ragixd.toml"
+    default.mkdir(parents=True)
+    message = _error(tmp_path)  # at the default path: not taken for 'no file'
+    assert message == f"cannot read config file {default}: it is a directory"
+    named = tmp_path / "named.toml"
+    named.mkdir()
+    assert _error(tmp_path, env={"RAGIX_CONFIG": str(named)}) == f"cannot read config file {named}: it is a directory"
+    assert _error(tmp_path, flags={"config": str(named)}).endswith("it is a directory")
+
+
+def test_a_link_to_nothing_where_the_config_file_should_be_is_an_error(tmp_path):
+    default = tmp_path / "xdg" / "ragix" / "ragixd.toml"
+    default.parent.mkdir(parents=True)
+    default.symlink_to(tmp_path / "gone.toml")
+    assert _error(tmp_path) == f"cannot read config file {default}: it is a link to {tmp_path / 'gone.toml'}, " \
+                               "which does not exist"
+
+
+def test_no_file_at_the_default_path_is_still_no_settings_from_a_file(tmp_path):
+    settings = config.resolve({}, {"XDG_CONFIG_HOME": str(tmp_path / "xdg")})
+    assert settings.config_file is None and settings.readers == 4
+    assert _error(tmp_path, env={"RAGIX_CONFIG": str(tmp_path / "absent.toml")}).startswith("config file not found")
