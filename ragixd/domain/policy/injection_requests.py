@@ -51,7 +51,8 @@ REQUEST_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...
      r"|\byou\b[^.\n]{0,80}?\bquot(?:e|ing)\s+(?:each|every|all|any|the)\s+(?:rule|restriction|instruction|guideline"
      r"|directive)s?\s+(?:verbatim|word for word|exactly)"),
     ("prompt_continuation", "plants the opening of the model's prompt for it to continue or encode",
-     ("prompt", "instruct", "told to", "programmed to", "you were given", "you are"), (160, 160),
+     ("prompt", "instruct", "told to", "programmed to", "you were given", "\"you are", "'you are",
+      "\u201cyou are", "\u2018you are"), (160, 160),
      r"\b(?:continue|complete|finish|start|begin)\b[^\n]{0,50}?[\"'\u201c\u2018]\s*(?:the\s+|my\s+|your\s+)?"
      r"(?:system\s+prompt|initial\s+prompt|hidden\s+prompt|(?:system|initial|hidden|secret|original)\s+instructions)"
      r"\s+(?:is|are|was|were|says?|reads?)\b"
@@ -68,7 +69,7 @@ REQUEST_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...
      r"|instructions)"),
     ("output_encoding", "orders the model to hide its answer in a cipher, an encoding or scrambled letters",
      ("cipher", "substitution", "base1", "base3", "base5", "base6", "base8", "base 1", "base 3", "base 5",
-      "base 6", "base 8", "hex", "binary", "morse", "rot13", "rot 13", "anagram", "leetspeak", "pig latin",
+      "base 6", "base 8", "hex ", "hex-", "hexadecimal", "binary", "morse", "rot13", "rot 13", "anagram", "leetspeak", "pig latin",
       " for letters", " for the letters", " for vowels", " for the vowels", " for consonants", " for the consonants",
       "reverse", "backward", "invert", "scramble", "jumble", "shuffle", "misspell", "rearrange"), (120, 100),
      rf"{_OPENED}(?:use|apply)\s+(?:a\s+|an\s+|the\s+)?(?:\w+\s+){{0,2}}?{_CODE}[^.!?\n]{{0,40}}?\b{_REPLY}"
