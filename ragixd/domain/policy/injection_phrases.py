@@ -132,7 +132,7 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
     ("fake_system_message", "contains a fake system or admin message",
      ("system", "admin", "developer", "sys", "user message terminat"), (20, 60),
      r"\[\s*(?:system|admin|developer|sys)\s*(?:note|message|prompt|instruction|override|update"
-     r"|announcement|alert|notice)?\s*[:\]]|\b(?:system|admin|developer)\s+(?:instruction|instructions"
+     r"|announcement|alert|notice)?\s*[:\]]|\b(?:system|admin|administrator|developer)\s+(?:instruction|instructions"
      r"|announcement|message|override|prompt|note|notice)\s+(?:begins?|starts?|follows?|:)|\bend of system"
      r" (?:instruction|message|prompt)|\buser message terminat"),
     ("fake_end_of_input", "fakes the end of the user's input, then opens a new system message",
@@ -273,7 +273,7 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
      ("offline", "in error", "replaced", "disabled", "deactivated", "shut down", " down"), (60, 200),
      r"\b(?:assistant|ai|model|bot|chatgpt)\s+(?:is|has been)\s+(?:now\s+)?(?:in error|offline|down|disabled"
      r"|replaced|deactivated|shut down)\b[^\n]{0,160}?\b(?:new|unrestricted|another|different|replacement)"
-     r"\s+(?:ai|bot|model|assistant)"),
+     r"\s+(?:[\w-]+\s+){0,2}?(?:ai|bot|model|assistant)"),
     ("false_authority", "claims to be the model's developer or operator",
      ("developer", "creator", "admin", "owner", "operator", "programmer", "maker"), (40, 30),
      r"\b(?:i am|i'm|this is|as)\s+(?:your|the model's|the ai's)\s+(?:developer|creator|admin|administrator"
@@ -365,7 +365,8 @@ PHRASE_GATES: dict[str, tuple[str, ...]] = {
     "fake_system_message": ('[sys', '[admin', '[developer', 'system instruction',
         'system announcement', 'system message', 'system override', 'system note', 'system notice',
         'system alert', 'system update', 'admin instruction', 'admin message', 'admin override',
-        'admin note', 'developer instruction', 'developer message', 'developer override',
+        'admin note', 'administrator instruction', 'administrator message', 'administrator override',
+        'administrator note', 'developer instruction', 'developer message', 'developer override',
         'developer note', 'end of system', 'user message terminat'),
     "fake_end_of_input": ('end of', '</', 'input end'),
     "role_line": ('system:', 'system :', 'sys:', 'admin:', 'developer:'),
