@@ -314,6 +314,8 @@ def cmd_retire(c: Client, ns) -> tuple[Any, str]:
 
 def cmd_pull(c: Client, ns) -> tuple[Any, str]:
     from .ctl_pipe import pull
+    if ns.type is not None and not ns.type.strip():  # as write: not silently the default type
+        raise InvalidInput("--type", "is empty: give a value, or leave the option out")
     written = pull(c, read_stdin(), ns.title, ns.tags or [], ns.type)
     _warn_type(ns)
     for r in written:

@@ -86,6 +86,15 @@ def test_stdin_that_is_not_utf8_is_a_clear_usage_error(daemon):
     assert daemon.client().stats()["items"] == 0
 
 
+def test_pull_with_a_blank_type_is_a_usage_error_as_write_is(daemon):
+    for blank in ("", "  "):
+        proc = subprocess.run([*CTL, "--endpoint", daemon.endpoint, "pull", "--type", blank],
+                              input=b"kiln notes for the glaze run\n", capture_output=True, timeout=60)
+        assert proc.returncode == 2, proc.stderr
+        assert b"--type" in proc.stderr and b"Traceback" not in proc.stderr
+    assert daemon.client().stats()["items"] == 0
+
+
 def test_a_named_file_that_is_not_utf8_is_refused_not_stored_with_its_letters_replaced(daemon, capsys, tmp_path):
     text, proposals, export = tmp_path / "answer.txt", tmp_path / "p.json", tmp_path / "e.jsonl"
     text.write_bytes(b"caf\xe9 au lait\n")
