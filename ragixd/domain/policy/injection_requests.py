@@ -37,7 +37,14 @@ _MODE_CONTEXT = (r"(?:reveal|disclose|dump|ignore|disregard|bypass|system prompt
                  r"|without (?:any )?(?:restrictions|rules|filters|limits|guidelines|censorship)"
                  r"|(?:your|all|previous) (?:instructions|rules|restrictions|guidelines|filters|programming))")
 _HATEFUL = (r"(?:toxic|offensive|discriminatory|hateful|racist|sexist|homophobic|transphobic|derogatory|insulting"
-            r"|demeaning|dehumanizing|bigoted|abusive|harmful)")
+            r"|demeaning|dehumanizing|bigoted|abusive|harmful|unfriendly|hostile|hurtful|disparaging|contemptuous"
+            r"|spiteful|xenophobic|ableist|ageist|misogynistic)")
+# "Negative" is a grammar term ("write a negative sentence about your weekend"): it counts only
+# when the sentence is to be about a group of people, named without an article.
+_GROUP = (r"(?:(?:\w+\s+){0,2}(?:people|persons|men|women|folks|kids|children|teens|teenagers|youths?|elders"
+          r"|seniors|immigrants|migrants|refugees|foreigners|minorities|muslims|jews|christians|hindus|atheists"
+          r"|arabs|asians|africans|mexicans|gays|lesbians|homosexuals|workers|poor|disabled|elderly|blacks|whites)"
+          r")\b(?!\s+(?:who|that|which|in|at|from|on|you|i|we)\b)")
 
 # (id suffix, description, anchors, (chars before, chars after), pattern) on the prose view,
 # read as injection_phrases reads its own table.
@@ -84,11 +91,17 @@ REQUEST_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...
      rf"(?:[\w-]+\s+){{0,2}}mode\b[^\n]{{0,160}}?\b{_MODE_CONTEXT}"),
     ("hateful_output", "orders hateful or demeaning lines about people",
      ("toxic", "offensive", "discriminat", "hateful", "racist", "sexist", "homophobic", "transphobic",
-      "derogatory", "insulting", "demeaning", "dehumanizing", "bigoted", "abusive", "harmful"), (60, 60),
+      "derogatory", "insulting", "demeaning", "dehumanizing", "bigoted", "abusive", "harmful", "unfriendly",
+      "hostile", "hurtful", "disparaging", "contemptuous", "spiteful", "xenophobic", "ableist", "ageist",
+      "misogynistic", "negative", "nasty", "rude"), (60, 80),
      rf"{_PLAIN}(?:write|generate|produce|compose|create|give me|tell me|say|output|list)\s+(?:(?:one|a|an|some|two"
      rf"|three|five|ten|\d+)\s+)?(?:\w+\s+)?{_HATEFUL}\s+(?:sentences?|jokes?|statements?|comments?|tweets?"
      r"|remarks?|paragraphs?|poems?|stories|story|slurs?|insults?|messages?|lines?|words?)\s+(?:about|against"
-     r"|targeting|towards?|aimed at)\b"),
+     r"|targeting|towards?|aimed at)\b"
+     rf"|{_PLAIN}(?:write|generate|produce|compose|create|give me|tell me|say|output|list)\s+(?:(?:one|a|an|some"
+     r"|two|three|five|ten|\d+)\s+)?(?:\w+\s+)?(?:negative|nasty|rude)\s+(?:sentences?|jokes?|statements?"
+     rf"|comments?|tweets?|remarks?|lines?)\s+(?:about|against|targeting|towards?)\s+(?!the\b|your\b|my\b|our\b)"
+     rf"{_GROUP}"),
     ("planted_verdict", "plants the verdict a reviewer or classifier should give if asked",
      ("if asked", "if questioned", "if queried", "if challenged", "you are asked", "you're asked",
       "you are questioned", "you're questioned", "one asks",
