@@ -1,9 +1,10 @@
 """Phrase rules for requests a model should refuse when they arrive inside stored content.
 
 Owns the rows for shapes the override table (injection_phrases) does not read: the model's
-instructions asked for word for word or continued from a planted opening; its answer ordered
-into a cipher, an encoding or scrambled letters; the model declared in a "mode" that drops its
-rules; hateful lines ordered about people; a verdict planted for when a reviewer is asked. Each
+instructions asked for word for word, one piece at a time or continued from a planted opening;
+its answer ordered into a cipher, an encoding or scrambled letters; the model declared in a
+"mode" that drops its rules; hateful lines ordered about people; a verdict planted for when a
+reviewer is asked. Each
 row names who is addressed (the model's instructions, its answer, "you are now in …") as well
 as what is asked, so that prose about ciphers, modes or rules stays clear.
 """
@@ -74,6 +75,11 @@ REQUEST_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...
      r"|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twenty|fifty|hundred)\s+(?:sentences?|words?|lines?"
      r"|paragraphs?)\s+of\s+(?:your|the)\s+(?:initial\s+|original\s+|system\s+|hidden\s+|secret\s+)?(?:prompt"
      r"|instructions)"),
+    ("prompt_piecemeal", "asks for the model's instructions one piece at a time",
+     ("halves", "half of your", "pieces", "chunks", "installments", "instalments", "fragments"), (120, 80),
+     rf"{_REPRODUCE}[^.\n]{{0,40}}?\b{_YOUR_RULES}\s+(?:in|into|as)\s+(?:two|three|four|five|several|multiple|\d+)\s+"
+     r"(?:halves|pieces|chunks|installments|instalments|fragments)\b"
+     rf"|{_REPRODUCE}[^.\n]{{0,40}}?\b(?:the\s+)?(?:first|second|last|other|next)\s+half\s+of\s+{_YOUR_RULES}"),
     ("output_encoding", "orders the model to hide its answer in a cipher, an encoding or scrambled letters",
      ("cipher", "substitution", "base1", "base3", "base5", "base6", "base8", "base 1", "base 3", "base 5",
       "base 6", "base 8", "hex ", "hex-", "hexadecimal", "binary", "morse", "rot13", "rot 13", "anagram", "leetspeak", "pig latin",
