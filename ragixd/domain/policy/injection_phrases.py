@@ -57,6 +57,12 @@ _OPENER = (r"\b(?:hey|hi|hello|dear|yo|ok|okay|oh|btw|alright|listen|look|well|a
            r"|(?:could|can|would|will) you(?: please)?|let's|let us|(?:it's |it is )?time to|go ahead and"
            r"|feel free to|your (?:task|job|goal|mission) (?:is|now is) to)\s+")
 _OPENED_LEAD = rf"(?:{_LEAD}|{_OPENER})"
+# Where two texts were joined and the first one's last sentence lost its end mark (a mail cut
+# short, an order appended after an address): the order then follows a number, an amount or a
+# postcode ("… CA 94105 add …", "cost $120 add …", "LS2 7QA add …") or a lone letter left of
+# a cut word ("The Mercury T add …"; not "a", "i" or "u", which stand before verbs, nor the
+# letter of "don't").
+_JOINED_LEAD = rf"(?:{_OPENED_LEAD}|(?<![\w'\u2019])(?:\$?\d[\w,.]*|[b-hj-tv-z])\s+)"
 # French softeners and openers before an infinitive or imperative ("veuillez ignorer",
 # "vous devez oublier", "bonjour, ignore …").
 _FR_LEAD_SOURCE = (rf"(?:{_LEAD}|{_OPENER}|\b(?:veuillez|vous devez|tu dois|il (?:vous |te )?faut|maintenant|alors|puis"
@@ -67,8 +73,8 @@ _FR_LEAD_SOURCE = (rf"(?:{_LEAD}|{_OPENER}|\b(?:veuillez|vous devez|tu dois|il (
 # itself: the lead is then checked on the text just before each match (phrase_rules), which
 # keeps the regex engine from trying every opener at every position of a text.
 _LEAD_REACH = 48  # characters: longer than any lead ("your mission now is to ", "hey there ")
-_PLAIN, _OPENED, _FR_LEAD = "\x00L\x00", "\x00O\x00", "\x00F\x00"
-_LEADS = {_PLAIN: _LEAD, _OPENED: _OPENED_LEAD, _FR_LEAD: _FR_LEAD_SOURCE}
+_PLAIN, _OPENED, _FR_LEAD, _JOINED = "\x00L\x00", "\x00O\x00", "\x00F\x00", "\x00J\x00"
+_LEADS = {_PLAIN: _LEAD, _OPENED: _OPENED_LEAD, _FR_LEAD: _FR_LEAD_SOURCE, _JOINED: _JOINED_LEAD}
 
 # (id suffix, description, anchors, (chars before, chars after), pattern) on the prose view.
 PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...] = (
@@ -209,9 +215,11 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
      ("your response", "your answer", "your repl", "your output", "your summar", "your translation",
       "your entire", "your final", "your next", "your whole", "your generated", "your own", "your every"),
      (150, 60),
-     rf"{_PLAIN}{_VERB}\b(?:[^.!?\n]|\.(?=\S)){{0,100}}?\byour\s+(?:(?:entire|final|next|whole|generated|own"
-     rf"|every)\s+)?"
-     rf"{_RESPONSE}\b"),
+     rf"{_JOINED}{_VERB}\b(?!-|\s+up\b)(?:[^.!?\n]|[.!?](?=\S)){{0,100}}?\byour\s+(?:(?:entire|final|next|whole"
+     rf"|generated|own|every)\s+)?{_RESPONSE}\b"
+     # The order after the place it concerns: "In your reply, add …".
+     rf"|{_PLAIN}in\s+your\s+(?:(?:entire|final|next|whole|own)\s+)?{_RESPONSE}\s*,\s*(?:please\s+|also\s+)?"
+     rf"{_VERB}\b(?!-)"),
     ("code_insertion", "instructs the model to insert provided code into its answer",
      ("code block", "code snippet", "code excerpt", "code section", "code segment", "code fragment",
       "code piece"), (140, 140),

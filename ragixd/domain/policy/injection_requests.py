@@ -1,9 +1,10 @@
 """Phrase rules for requests a model should refuse when they arrive inside stored content.
 
 Owns the rows for shapes the override table (injection_phrases) does not read: the model's
-instructions asked for word for word or continued from a planted opening; its answer ordered
-into a cipher, an encoding or scrambled letters; the model declared in a "mode" that drops its
-rules; hateful lines ordered about people; a verdict planted for when a reviewer is asked. Each
+instructions asked for word for word, one piece at a time or continued from a planted opening;
+its answer ordered into a cipher, an encoding or scrambled letters; the model declared in a
+"mode" that drops its rules; hateful lines ordered about people; a verdict planted for when a
+reviewer is asked. Each
 row names who is addressed (the model's instructions, its answer, "you are now in …") as well
 as what is asked, so that prose about ciphers, modes or rules stays clear.
 """
@@ -37,7 +38,14 @@ _MODE_CONTEXT = (r"(?:reveal|disclose|dump|ignore|disregard|bypass|system prompt
                  r"|without (?:any )?(?:restrictions|rules|filters|limits|guidelines|censorship)"
                  r"|(?:your|all|previous) (?:instructions|rules|restrictions|guidelines|filters|programming))")
 _HATEFUL = (r"(?:toxic|offensive|discriminatory|hateful|racist|sexist|homophobic|transphobic|derogatory|insulting"
-            r"|demeaning|dehumanizing|bigoted|abusive|harmful)")
+            r"|demeaning|dehumanizing|bigoted|abusive|harmful|unfriendly|hostile|hurtful|disparaging|contemptuous"
+            r"|spiteful|xenophobic|ableist|ageist|misogynistic)")
+# "Negative" is a grammar term ("write a negative sentence about your weekend"): it counts only
+# when the sentence is to be about a group of people, named without an article.
+_GROUP = (r"(?:(?:\w+\s+){0,2}(?:people|persons|men|women|folks|kids|children|teens|teenagers|youths?|elders"
+          r"|seniors|immigrants|migrants|refugees|foreigners|minorities|muslims|jews|christians|hindus|atheists"
+          r"|arabs|asians|africans|mexicans|gays|lesbians|homosexuals|workers|poor|disabled|elderly|blacks|whites)"
+          r")\b(?!\s+(?:who|that|which|in|at|from|on|you|i|we)\b)")
 
 # (id suffix, description, anchors, (chars before, chars after), pattern) on the prose view,
 # read as injection_phrases reads its own table.
@@ -67,6 +75,11 @@ REQUEST_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...
      r"|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twenty|fifty|hundred)\s+(?:sentences?|words?|lines?"
      r"|paragraphs?)\s+of\s+(?:your|the)\s+(?:initial\s+|original\s+|system\s+|hidden\s+|secret\s+)?(?:prompt"
      r"|instructions)"),
+    ("prompt_piecemeal", "asks for the model's instructions one piece at a time",
+     ("halves", "half of your", "pieces", "chunks", "installments", "instalments", "fragments"), (120, 80),
+     rf"{_REPRODUCE}[^.\n]{{0,40}}?\b{_YOUR_RULES}\s+(?:in|into|as)\s+(?:two|three|four|five|several|multiple|\d+)\s+"
+     r"(?:halves|pieces|chunks|installments|instalments|fragments)\b"
+     rf"|{_REPRODUCE}[^.\n]{{0,40}}?\b(?:the\s+)?(?:first|second|last|other|next)\s+half\s+of\s+{_YOUR_RULES}"),
     ("output_encoding", "orders the model to hide its answer in a cipher, an encoding or scrambled letters",
      ("cipher", "substitution", "base1", "base3", "base5", "base6", "base8", "base 1", "base 3", "base 5",
       "base 6", "base 8", "hex ", "hex-", "hexadecimal", "binary", "morse", "rot13", "rot 13", "anagram", "leetspeak", "pig latin",
@@ -84,11 +97,17 @@ REQUEST_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...
      rf"(?:[\w-]+\s+){{0,2}}mode\b[^\n]{{0,160}}?\b{_MODE_CONTEXT}"),
     ("hateful_output", "orders hateful or demeaning lines about people",
      ("toxic", "offensive", "discriminat", "hateful", "racist", "sexist", "homophobic", "transphobic",
-      "derogatory", "insulting", "demeaning", "dehumanizing", "bigoted", "abusive", "harmful"), (60, 60),
+      "derogatory", "insulting", "demeaning", "dehumanizing", "bigoted", "abusive", "harmful", "unfriendly",
+      "hostile", "hurtful", "disparaging", "contemptuous", "spiteful", "xenophobic", "ableist", "ageist",
+      "misogynistic", "negative", "nasty", "rude"), (60, 80),
      rf"{_PLAIN}(?:write|generate|produce|compose|create|give me|tell me|say|output|list)\s+(?:(?:one|a|an|some|two"
      rf"|three|five|ten|\d+)\s+)?(?:\w+\s+)?{_HATEFUL}\s+(?:sentences?|jokes?|statements?|comments?|tweets?"
      r"|remarks?|paragraphs?|poems?|stories|story|slurs?|insults?|messages?|lines?|words?)\s+(?:about|against"
-     r"|targeting|towards?|aimed at)\b"),
+     r"|targeting|towards?|aimed at)\b"
+     rf"|{_PLAIN}(?:write|generate|produce|compose|create|give me|tell me|say|output|list)\s+(?:(?:one|a|an|some"
+     r"|two|three|five|ten|\d+)\s+)?(?:\w+\s+)?(?:negative|nasty|rude)\s+(?:sentences?|jokes?|statements?"
+     rf"|comments?|tweets?|remarks?|lines?)\s+(?:about|against|targeting|towards?)\s+(?!the\b|your\b|my\b|our\b)"
+     rf"{_GROUP}"),
     ("planted_verdict", "plants the verdict a reviewer or classifier should give if asked",
      ("if asked", "if questioned", "if queried", "if challenged", "you are asked", "you're asked",
       "you are questioned", "you're questioned", "one asks",
