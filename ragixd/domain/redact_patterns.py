@@ -54,9 +54,11 @@ _ALGO = r"(?i:sha(?:1|224|256|384|512)|sha3-(?:224|256|384|512)|md5|blake2[bs]?|
 # Every pattern starts with a lookbehind that fails inside the run its body consumes, and
 # bodies use possessive quantifiers: each run is tried once, so a pass is linear in the text.
 URL_RE = re.compile(r"(?<![\w+.\-\]])([A-Za-z][A-Za-z0-9+.\-]{0,15}+)://([^\s<>\"'`]*+)")
+# A domain's last label is never a digest's algorithm prefix (a@b.com.sha256:… is the address
+# a@b.com then a digest, which the hash rule takes whole).
 EMAIL_RE = re.compile(
     r"(?<![\w.+%\-\]])([\w+%\-][\w.+%\-]*+@"
-    r"(?:(?:[A-Za-z0-9\-]++\.)+[A-Za-z][A-Za-z0-9\-]*+|\d{1,3}+(?:\.\d{1,3}+){3}))"
+    rf"(?:(?:[A-Za-z0-9\-]++\.)+(?!{_ALGO}[:=\-])[A-Za-z][A-Za-z0-9\-]*+|\d{{1,3}}+(?:\.\d{{1,3}}+){{3}}))"
     r"(?::(\d{1,5}+)(?![\w:]|\.\d))?")
 IPV6_RE = re.compile(
     r"\[([0-9A-Fa-f:]++(?:(?:\.\d{1,3}+){3})?(?:%[\w.\-]++)?)\](?::(\d{1,5}+)(?![\w:]|\.\d))?"

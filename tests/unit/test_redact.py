@@ -254,3 +254,12 @@ def test_long_adversarial_text_does_not_hang():
         worker.join(120)
         assert box, f"redacting {chunk!r} * 20000 did not finish"
         assert len(box[0]) <= len(text) * 2
+
+
+def test_an_address_run_into_a_digest_leaves_the_digest_to_the_hash_rule():
+    """a@b.com.sha256:… is an address, then a digest: S0 must not take `sha256` for the
+    address's last label and leave the digits behind (S2, which keeps addresses, removes them)."""
+    text = "see 00@a.com.sha256:" + "0" * 32 + "0.0.0.0 later"
+    s2, s0 = redact_text(text, "S2"), redact_text(text, "S0")
+    assert "0" * 32 not in s2 and "0" * 32 not in s0
+    assert s0 == "see [EMAIL].[HASH].0.0.0 later"
