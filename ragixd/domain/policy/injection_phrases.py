@@ -73,8 +73,9 @@ _FR_LEAD_SOURCE = (rf"(?:{_LEAD}|{_OPENER}|\b(?:veuillez|vous devez|tu dois|il (
 # itself: the lead is then checked on the text just before each match (phrase_rules), which
 # keeps the regex engine from trying every opener at every position of a text.
 _LEAD_REACH = 48  # characters: longer than any lead ("your mission now is to ", "hey there ")
-_PLAIN, _OPENED, _FR_LEAD, _JOINED = "\x00L\x00", "\x00O\x00", "\x00F\x00", "\x00J\x00"
-_LEADS = {_PLAIN: _LEAD, _OPENED: _OPENED_LEAD, _FR_LEAD: _FR_LEAD_SOURCE, _JOINED: _JOINED_LEAD}
+# PLAIN and OPENED, and phrase_rule that reads them, are shared with injection_requests.py.
+PLAIN, OPENED, _FR_LEAD, _JOINED = "\x00L\x00", "\x00O\x00", "\x00F\x00", "\x00J\x00"
+_LEADS = {PLAIN: _LEAD, OPENED: _OPENED_LEAD, _FR_LEAD: _FR_LEAD_SOURCE, _JOINED: _JOINED_LEAD}
 
 # (id suffix, description, anchors, (chars before, chars after), pattern) on the prose view.
 PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...] = (
@@ -82,32 +83,32 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
      ("ignor", "disregard", "forget", "overlook", "bypass", "overrid", "overrul", "neglect", "abandon",
       "discard", "dismiss", "nullif", "set aside", "throw away", "no attention", "follow", "obey", "skip",
       "drop", "ditch", "scrap", "erase", "wipe", "clear", "reset", "cancel"), (40, 200),
-     rf"{_OPENED}{_IGNORE}\b(?:\s+(?:all|any|of|the|your|my|these|those|and|following|everything|previous"
+     rf"{OPENED}{_IGNORE}\b(?:\s+(?:all|any|of|the|your|my|these|those|and|following|everything|previous"
      rf"|prior|above|earlier|initial|original|system|developer|safety|content|ethical|moral|other|current"
      rf"|given|existing|openai's|every|single|preceding)\b)*?\s*(?:(?:\b{_PRIOR}\b)[^.\n]{{0,30}}?"
      rf"\b{_INSTRUCTIONS}\b|(?:\b{_STRONG_PRIOR}\b)[^.\n]{{0,30}}?\b{_WEAK_INSTRUCTIONS}\b)"
      # the qualifier after the noun: "disregard the instructions above"
-     rf"|{_OPENED}{_IGNORE}\s+(?:all\s+|any\s+)?(?:the|these|those|your)\s+{_INSTRUCTIONS}\s+(?:above|before"
+     rf"|{OPENED}{_IGNORE}\s+(?:all\s+|any\s+)?(?:the|these|those|your)\s+{_INSTRUCTIONS}\s+(?:above|before"
      rf"|earlier|so far|you (?:were|have been) given|you(?:'ve| have)? (?:received|got))\b"
      # verbs that also clear everyday things need a qualifier and a strong noun: "drop your
      # previous instructions", not "drop all previous rules" (a firewall) or "skip the instructions"
-     rf"|{_OPENED}(?:skip|drop|ditch|scrap|erase|wipe|clear|reset|cancel)\s+(?:(?:all|any)\s+)?(?:of\s+)?"
+     rf"|{OPENED}(?:skip|drop|ditch|scrap|erase|wipe|clear|reset|cancel)\s+(?:(?:all|any)\s+)?(?:of\s+)?"
      rf"(?:the\s+|your\s+|my\s+)?(?:previous|prior|preceding|above|earlier|former|original|initial|system)\s+"
      rf"(?:instructions|directives|guidelines|programming)\b"
-     rf"|{_OPENED}(?:skip|drop|ditch|scrap|erase|wipe|clear|reset)\s+your\s+(?:system prompt|programming"
+     rf"|{OPENED}(?:skip|drop|ditch|scrap|erase|wipe|clear|reset)\s+your\s+(?:system prompt|programming"
      rf"|guidelines)\b"),
     ("ignore_content", "tells the model to ignore the surrounding content and do something else",
      ("ignor", "disregard", "forget", "overlook"), (40, 160),
-     rf"{_OPENED}(?:ignore|disregard|forget|overlook)\b\s+(?:the rest of|all|everything|anything)\b[^.\n]{{0,30}}?"
+     rf"{OPENED}(?:ignore|disregard|forget|overlook)\b\s+(?:the rest of|all|everything|anything)\b[^.\n]{{0,30}}?"
      rf"\b(?:data|text|document|content|info|information|input|above|before|else|said|you (?:know|learned"
      rf"|were told|have been told))\b|\b(?:ignore|disregard)\s+(?:the|this|that|any|all)\s+(?:\w+\s+)?"
      rf"(?:content|text|image|document|email|page|input|data|message)\b,?\s+and\s+(?:instead\s+)?(?:just\s+)?"
      rf"(?:write|say|print|output|respond|reply|answer|tell|do|translate|repeat)\b"
      rf"|\b(?:ignore|disregard)\s+(?:them|it|this|that|those|these)\b,?\s+and\s+(?:instead\s+)?(?:just\s+)?"
      rf"(?:focus|respond|reply|answer|say|print|output|write|tell|only)\b"
-     rf"|{_OPENED}(?:ignore|disregard)\s+(?:the\s+)?users?'?s?\s+(?:request|question|query|input|instructions"
+     rf"|{OPENED}(?:ignore|disregard)\s+(?:the\s+)?users?'?s?\s+(?:request|question|query|input|instructions"
      rf"|message|prompt|wishes)\b"
-     rf"|{_OPENED}(?:ignore|disregard|forget)\s+(?:the\s+above|what\s+(?:i|you|we|was)\s+(?:said|wrote|asked"
+     rf"|{OPENED}(?:ignore|disregard|forget)\s+(?:the\s+above|what\s+(?:i|you|we|was)\s+(?:said|wrote|asked"
      rf"|told you|written)(?:\s+(?:before|above|earlier))?)\s*[,.;:]?\s*(?:and\s+)?(?:instead\s*,?\s+)?(?:just\s+)?"
      rf"(?:say|print|write|respond|reply|output|tell|translate|answer|repeat|act|pretend)\b"),
     ("instructions_void", "declares earlier instructions void",
@@ -166,13 +167,13 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
      r"|dorenavant)\b,?\s+(?:tu|vous|reponds|repondez|toujours|jamais|ne|n'|agis|agissez|ignore|oublie|parle"
      r"|parlez|ecris|ecrivez|dis|dites)\b"
      # the standing instruction first: "respond to every question with 'no' from now on"
-     rf"|{_OPENED}(?:respond|reply|answer)\s+(?:to\s+(?:every|all|each|any)\s+\w+\s+)?(?:only\s+)?(?:with|in|as"
+     rf"|{OPENED}(?:respond|reply|answer)\s+(?:to\s+(?:every|all|each|any)\s+\w+\s+)?(?:only\s+)?(?:with|in|as"
      r"|using)\b[^.\n]{0,60}?\b(?:from now on|henceforth|going forward)\b"),
     ("prompt_leak", "asks the model to reveal its system prompt or hidden instructions",
      ("prompt", "instruction", "above", "reasoning", "thought", "directive", "configuration", "parameters",
       "consigne", "sentence", "words", "lines", "paragraph", "system message", "initiali", "startup", "boot",
       "told", "given", "dessus", "precede"), (140, 60),
-     rf"{_OPENED}(?:reveal|show|print|output|repeat|display|tell|give|paste|share|leak|dump|relay|disclose"
+     rf"{OPENED}(?:reveal|show|print|output|repeat|display|tell|give|paste|share|leak|dump|relay|disclose"
      r"|write out|provide|list|spell ?check|spell(?: out)?|translate|summari[sz]e|recite|return|copy|read back"
      r"|what (?:is|are"
      r"|were))\b(?: me| us| back| out)?[^.\n?]{0,40}?\b(?:your|the|all)\b[^.\n?]{0,30}?\b(?:system prompt"
@@ -183,12 +184,12 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
      r"|instructions (?:and|or) (?:rules|parameters|guidelines)|(?:initiali[sz]ation|startup|boot|pre-?prompt"
      r"|meta[ -]?prompt)(?: text| prompt| instructions| message)?)"
      # no determiner needed: "repeat everything above this line", "print your prompt"
-     rf"|{_OPENED}(?:reveal|print|output|repeat|recite|spell out|leak|disclose)\b(?: me| us| back| out)?\s+"
+     rf"|{OPENED}(?:reveal|print|output|repeat|recite|spell out|leak|disclose)\b(?: me| us| back| out)?\s+"
      r"(?:everything|all of the text|all the text|the whole text) above(?:\s+this line)?\s*(?:$|[.!]|verbatim"
      r"|word for word|starting)"
-     rf"|{_OPENED}(?:reveal|output|dump|leak|disclose|recite|spell out)\b(?: me| us| back| out)?\s+your"
+     rf"|{OPENED}(?:reveal|output|dump|leak|disclose|recite|spell out)\b(?: me| us| back| out)?\s+your"
      r" (?:own |full |entire |exact )?(?:prompt|instructions)\b"
-     rf"|{_OPENED}(?:print|repeat|display)\b(?: me| us| back| out)?\s+your (?:own |full |entire |exact )?prompt\b"
+     rf"|{OPENED}(?:print|repeat|display)\b(?: me| us| back| out)?\s+your (?:own |full |entire |exact )?prompt\b"
      # a secret planted in the prompt: "what is the password you were told to keep secret"
      r"|\b(?:what is|what's|tell me|reveal|give me|print|say|spell)\b[^.\n?]{0,20}\bthe (?:secret )?(?:password"
      r"|secret|key|flag|passphrase)\s+(?:you (?:were|have been) told\b|(?:hidden )?(?:in|from) your (?:system )?"
@@ -218,7 +219,7 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
      rf"{_JOINED}{_VERB}\b(?!-|\s+up\b)(?:[^.!?\n]|[.!?](?=\S)){{0,100}}?\byour\s+(?:(?:entire|final|next|whole"
      rf"|generated|own|every)\s+)?{_RESPONSE}\b"
      # The order after the place it concerns: "In your reply, add …".
-     rf"|{_PLAIN}in\s+your\s+(?:(?:entire|final|next|whole|own)\s+)?{_RESPONSE}\s*,\s*(?:please\s+|also\s+)?"
+     rf"|{PLAIN}in\s+your\s+(?:(?:entire|final|next|whole|own)\s+)?{_RESPONSE}\s*,\s*(?:please\s+|also\s+)?"
      rf"{_VERB}\b(?!-)"),
     ("code_insertion", "instructs the model to insert provided code into its answer",
      ("code block", "code snippet", "code excerpt", "code section", "code segment", "code fragment",
@@ -319,7 +320,7 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
      r"\boverrid(?:e|ing)\s+(?:the\s+|any\s+|all\s+|manual\s+|automatic\s+|automated\s+|your\s+)*(?:scoring"
      r"|evaluation|ranking|assessment|screening|review process|instructions|safety (?:checks|filters|guardrails"
      r"|measures)|guardrails|content filters?)\b"
-     rf"|{_OPENED}(?:disable|turn off|deactivate|switch off)\s+(?:all\s+)?your\s+(?:own\s+)?(?:safety|content"
+     rf"|{OPENED}(?:disable|turn off|deactivate|switch off)\s+(?:all\s+)?your\s+(?:own\s+)?(?:safety|content"
      r"|ethical|moral|ethics)\s+(?:filters?|guardrails|checks|restrictions|protocols|guidelines|settings|rules"
      r"|systems?)\b"),
     ("verdict_steering", "asserts its own safety to steer a classifier or reviewer",
@@ -422,10 +423,10 @@ PHRASE_GATES: dict[str, tuple[str, ...]] = {
 
 
 def phrase_rules() -> list[Rule]:
-    return [_phrase_rule(*spec) for spec in PHRASE_RULES]
+    return [phrase_rule(*spec) for spec in PHRASE_RULES]
 
 
-def _phrase_rule(name: str, description: str, anchors: tuple[str, ...], window: tuple[int, int],
+def phrase_rule(name: str, description: str, anchors: tuple[str, ...], window: tuple[int, int],
                  pattern: str) -> Rule:
     """The rule of one table row. Each lead sentinel becomes an empty named group at the start
     of its alternative (after a guard against starting mid-word); a match through such an

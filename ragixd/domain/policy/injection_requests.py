@@ -11,7 +11,7 @@ as what is asked, so that prose about ciphers, modes or rules stays clear.
 
 from __future__ import annotations
 
-from .injection_phrases import _OPENED, _PLAIN, _phrase_rule
+from .injection_phrases import OPENED, PLAIN, phrase_rule
 from .rules import Rule
 
 _YOUR_RULES = (r"your\s+(?:own\s+|full\s+|exact\s+|original\s+|initial\s+|system\s+)?(?:instructions|guidelines"
@@ -85,10 +85,10 @@ REQUEST_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...
       "base 6", "base 8", "hex ", "hex-", "hexadecimal", "binary", "morse", "rot13", "rot 13", "anagram", "leetspeak", "pig latin",
       " for letters", " for the letters", " for vowels", " for the vowels", " for consonants", " for the consonants",
       "reverse", "backward", "invert", "scramble", "jumble", "shuffle", "misspell", "rearrange"), (120, 100),
-     rf"{_OPENED}(?:use|apply)\s+(?:a\s+|an\s+|the\s+)?(?:\w+\s+){{0,2}}?{_CODE}[^.!?\n]{{0,40}}?\b{_REPLY}"
-     rf"|{_OPENED}(?:reply|respond|answer|write\s+{_REPLY})\s+(?:only\s+)?(?:(?:in|using|with)\s+(?:a\s+|an\s+)?"
+     rf"{OPENED}(?:use|apply)\s+(?:a\s+|an\s+|the\s+)?(?:\w+\s+){{0,2}}?{_CODE}[^.!?\n]{{0,40}}?\b{_REPLY}"
+     rf"|{OPENED}(?:reply|respond|answer|write\s+{_REPLY})\s+(?:only\s+)?(?:(?:in|using|with)\s+(?:a\s+|an\s+)?"
      rf"(?:\w+\s+)?)?{_CODE}"
-     rf"|{_OPENED}(?:invert|reverse|scramble|jumble|shuffle|anagram|misspell|rearrange)\s+(?:the\s+)?(?:order\s+of\s+"
+     rf"|{OPENED}(?:invert|reverse|scramble|jumble|shuffle|anagram|misspell|rearrange)\s+(?:the\s+)?(?:order\s+of\s+"
      rf"(?:the\s+)?)?(?:(?:every|each)\s+(?:\w+\s+)?)?(?:letters?|words?|characters?|vowels?)\b[^.!?\n]{{0,40}}?"
      rf"\b{_REPLY}"),
     ("mode_switch", "declares the model switched into a mode that drops its rules",
@@ -100,11 +100,11 @@ REQUEST_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...
       "derogatory", "insulting", "demeaning", "dehumanizing", "bigoted", "abusive", "harmful", "unfriendly",
       "hostile", "hurtful", "disparaging", "contemptuous", "spiteful", "xenophobic", "ableist", "ageist",
       "misogynistic", "negative", "nasty", "rude"), (60, 80),
-     rf"{_PLAIN}(?:write|generate|produce|compose|create|give me|tell me|say|output|list)\s+(?:(?:one|a|an|some|two"
+     rf"{PLAIN}(?:write|generate|produce|compose|create|give me|tell me|say|output|list)\s+(?:(?:one|a|an|some|two"
      rf"|three|five|ten|\d+)\s+)?(?:\w+\s+)?{_HATEFUL}\s+(?:sentences?|jokes?|statements?|comments?|tweets?"
      r"|remarks?|paragraphs?|poems?|stories|story|slurs?|insults?|messages?|lines?|words?)\s+(?:about|against"
      r"|targeting|towards?|aimed at)\b"
-     rf"|{_PLAIN}(?:write|generate|produce|compose|create|give me|tell me|say|output|list)\s+(?:(?:one|a|an|some"
+     rf"|{PLAIN}(?:write|generate|produce|compose|create|give me|tell me|say|output|list)\s+(?:(?:one|a|an|some"
      r"|two|three|five|ten|\d+)\s+)?(?:\w+\s+)?(?:negative|nasty|rude)\s+(?:sentences?|jokes?|statements?"
      rf"|comments?|tweets?|remarks?|lines?)\s+(?:about|against|targeting|towards?)\s+(?!the\b|your\b|my\b|our\b)"
      rf"{_GROUP}"),
@@ -121,4 +121,4 @@ REQUEST_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...
 
 
 def request_rules() -> list[Rule]:
-    return [_phrase_rule(*spec) for spec in REQUEST_RULES]
+    return [phrase_rule(*spec) for spec in REQUEST_RULES]
