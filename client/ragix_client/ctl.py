@@ -86,6 +86,14 @@ def _pick(ns: argparse.Namespace, keys: tuple[str, ...]) -> dict[str, Any]:
     return {k: getattr(ns, k) for k in keys if getattr(ns, k, None) not in (None, [], "")}
 
 
+def _refuse_blank(ns: argparse.Namespace, names: tuple[str, ...]) -> None:
+    """A label option given empty or blank is a usage error naming it (not the default)."""
+    for name in names:
+        value = getattr(ns, name)
+        if value is not None and not value.strip():
+            raise InvalidInput(f"--{name.replace('_', '-')}", "is empty: give a value, or leave the option out")
+
+
 def _item_args(ns: argparse.Namespace, new: bool = False) -> dict[str, Any]:
     """The item fields given on the command line; a title or content given empty or blank is
     a usage error naming its option (the daemon's schema error would not), as is a new item
@@ -94,10 +102,7 @@ def _item_args(ns: argparse.Namespace, new: bool = False) -> dict[str, Any]:
         raise InvalidInput("--content", "is required: give the memory's text (or '-' to read standard input)")
     if ns.title is not None and not ns.title.strip():
         raise InvalidInput("--title", "is empty: give a title of at most 200 characters")
-    for name in ("type", "tier", "scope", "store", "source"):  # '' would be dropped, or a blank label
-        value = getattr(ns, name)
-        if value is not None and not value.strip():
-            raise InvalidInput(f"--{name.replace('_', '-')}", "is empty: give a value, or leave the option out")
+    _refuse_blank(ns, ("type", "tier", "scope", "store", "source"))  # '' would be dropped, or a blank label
     fields = _pick(ns, ("title", "content", "tags", "entities", "type", "tier", "scope", "store",
                         "confidence"))
     fields.update({k: [] for k in ("tags", "entities") if getattr(ns, k) == []})  # given as '': none
@@ -314,8 +319,7 @@ def cmd_retire(c: Client, ns) -> tuple[Any, str]:
 
 def cmd_pull(c: Client, ns) -> tuple[Any, str]:
     from .ctl_pipe import pull
-    if ns.type is not None and not ns.type.strip():  # as write: not silently the default type
-        raise InvalidInput("--type", "is empty: give a value, or leave the option out")
+    _refuse_blank(ns, ("type",))  # as write: not silently the default type
     written = pull(c, read_stdin(), ns.title, ns.tags or [], ns.type)
     _warn_type(ns)
     for r in written:
