@@ -9,6 +9,9 @@ for short queries (1-3 words) and held-out passages, as in bench_vectors.py. The
 bench_vectors.py's (hash embeddings of textgen items, cached with --cache-dir).
 
 A type may be named twice (`--dtypes f16,bf16,f16,bf16`) to see the run-to-run spread.
+`--connectivity` and `--expansion-add` take comma lists too: every graph shape (connectivity,
+expansion_add, paired in order; a single value applies to all) is built for every type, so
+that the recall a denser graph buys can be set against its search time and add rate.
 
 Usage: python bench/bench_vector_dtypes.py [--size 100000] [--dtypes f16,bf16] [--quick]
 """
@@ -50,11 +53,24 @@ def search_figures(index: Index, queries: np.ndarray, truth: bv.GroundTruth, row
     return out
 
 
+def graph_shapes(connectivity: str, expansion_add: str) -> list[tuple[int, int]]:
+    """(connectivity, expansion_add) pairs from two comma lists; a single value pairs with all."""
+    ms = [int(x) for x in connectivity.split(",")]
+    eas = [int(x) for x in expansion_add.split(",")]
+    if len(ms) != len(eas) and 1 not in (len(ms), len(eas)):
+        raise SystemExit("--connectivity and --expansion-add must list as many values, or one")
+    count = max(len(ms), len(eas))
+    return list(zip(ms * count if len(ms) == 1 else ms, eas * count if len(eas) == 1 else eas))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--size", type=int, default=100_000, help="vectors in each index")
     ap.add_argument("--dtypes", default="f16,bf16", help="storage types to compare (usearch names)")
-    ap.add_argument("--connectivity", type=int, default=bv.PARAMS["connectivity"])
+    ap.add_argument("--connectivity", default=str(bv.PARAMS["connectivity"]),
+                    help="graph connectivity (M), or a comma list of them")
+    ap.add_argument("--expansion-add", default=str(bv.PARAMS["expansion_add"]),
+                    help="expansion_add, or a comma list paired with --connectivity's")
     ap.add_argument("--expansions", default="64,128,256,512", help="expansion_search values")
     ap.add_argument("--queries", type=int, default=200, help="queries per query set")
     ap.add_argument("--reps", type=int, default=2, help="timed passes over the queries")
@@ -77,18 +93,23 @@ def main() -> None:
     truth.extend(data, len(data))
     spans = {"short": slice(0, len(short)), "passage": slice(len(short), len(allq))}
     expansions = [int(x) for x in args.expansions.split(",")]
+    shapes = graph_shapes(args.connectivity, args.expansion_add)
     out = {"bench": "vector_dtypes", "cpus": os.cpu_count(), "size": args.size,
-           "params": {**bv.PARAMS, "connectivity": args.connectivity, "dtype": None},
+           "params": {**bv.PARAMS, "connectivity": None, "expansion_add": None, "dtype": None},
            "load_avg_start": [round(x, 2) for x in os.getloadavg()], "by_dtype": {}}
     keys = np.arange(len(data), dtype=np.uint64)
-    for turn, dtype in enumerate(args.dtypes.split(","), 1):
-        params = {**bv.PARAMS, "connectivity": args.connectivity, "dtype": dtype}
+    turns = [(dtype, shape) for dtype in args.dtypes.split(",") for shape in shapes]
+    for turn, (dtype, (connectivity, expansion_add)) in enumerate(turns, 1):
+        params = {**bv.PARAMS, "connectivity": connectivity, "expansion_add": expansion_add,
+                  "dtype": dtype}
         index = Index(**params)
-        progress(f"{dtype}: adding {len(data)} vectors")
+        name = dtype if len(shapes) == 1 else f"{dtype} M{connectivity} ea{expansion_add}"
+        progress(f"{name}: adding {len(data)} vectors")
         start, cpu = time.perf_counter(), time.process_time()
         index.add(keys, data, threads=args.threads)
         wall, cpu = time.perf_counter() - start, time.process_time() - cpu
-        entry = {"hardware_acceleration": str(index.hardware_acceleration),
+        entry = {"connectivity": connectivity, "expansion_add": expansion_add,
+                 "hardware_acceleration": str(index.hardware_acceleration),
                  "add": {"seconds": round(wall, 1), "vectors_per_s": round(len(data) / wall),
                          "vectors_per_cpu_s": round(len(data) / cpu)},
                  "memory_usage_mb": round(index.memory_usage / 2**20, 1), "search": []}
@@ -100,7 +121,7 @@ def main() -> None:
                                                          count, args.reps) for count in (10, 100)}
             entry["search"].append(row)
             progress(f"  expansion {ef}: short k10 {row['short']['k10']}")
-        out["by_dtype"][dtype if dtype not in out["by_dtype"] else f"{dtype} (turn {turn})"] = entry
+        out["by_dtype"][name if name not in out["by_dtype"] else f"{name} (turn {turn})"] = entry
         del index
     out["load_avg_end"] = [round(x, 2) for x in os.getloadavg()]
     emit(out)
