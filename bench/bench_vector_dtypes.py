@@ -103,8 +103,8 @@ def main() -> None:
         params = {**bv.PARAMS, "connectivity": connectivity, "expansion_add": expansion_add,
                   "dtype": dtype}
         index = Index(**params)
-        name = dtype if len(shapes) == 1 else f"{dtype} M{connectivity} ea{expansion_add}"
-        progress(f"{name}: adding {len(data)} vectors")
+        label = dtype if len(shapes) == 1 else f"{dtype} M{connectivity} ea{expansion_add}"
+        progress(f"{label}: adding {len(data)} vectors")
         start, cpu = time.perf_counter(), time.process_time()
         index.add(keys, data, threads=args.threads)
         wall, cpu = time.perf_counter() - start, time.process_time() - cpu
@@ -121,7 +121,7 @@ def main() -> None:
                                                          count, args.reps) for count in (10, 100)}
             entry["search"].append(row)
             progress(f"  expansion {ef}: short k10 {row['short']['k10']}")
-        out["by_dtype"][name if name not in out["by_dtype"] else f"{name} (turn {turn})"] = entry
+        out["by_dtype"][label if label not in out["by_dtype"] else f"{label} (turn {turn})"] = entry
         del index
     out["load_avg_end"] = [round(x, 2) for x in os.getloadavg()]
     emit(out)
