@@ -32,6 +32,7 @@ from .projection import ConnectionView, Projections
 from .projectors import fts
 
 REPLAY_BATCH = 20_000
+SYNC_NORMAL = 1  # PRAGMA synchronous: 0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA
 # Tables that are not projections of the log and are left out of dumps and rebuilds.
 NOT_PROJECTED = ("memory_events", "schema_migrations", keys.KEYS_TABLE)
 
@@ -295,7 +296,7 @@ def replay(source: apsw.Connection, target: apsw.Connection, projections: Projec
     count = 0
     pending = 0
     total = log.head(source).seq if progress else 0
-    with projections.replaying():
+    with projections.replaying(), _batches_unsynced(target) as resync:
         target.execute("BEGIN")
         try:
             for event in log.read(source, 0):
@@ -318,14 +319,42 @@ def replay(source: apsw.Connection, target: apsw.Connection, projections: Projec
                 progress("replay", count, total)
             if index_text:
                 _index_text(target, batch, progress)
-            if head:
-                projections.record_position(target, head)
             target.execute("COMMIT")
+            # The positions last, in a commit that waits for the disk: its flush makes the
+            # batches before it durable too, and a crash before it leaves the replay undone.
+            resync()
+            if head:
+                target.execute("BEGIN")
+                projections.record_position(target, head)
+                target.execute("COMMIT")
         except BaseException:
             projections.discard()
-            target.execute("ROLLBACK")
+            if not target.getautocommit():
+                target.execute("ROLLBACK")
             raise
     return count
+
+
+@contextmanager
+def _batches_unsynced(conn: apsw.Connection) -> Iterator[Callable[[], None]]:
+    """Within: the commits of a replay's batches do not wait for the disk (synchronous=NORMAL:
+    in WAL mode a commit is then ordered but not flushed). What it yields gives the connection
+    its own setting back, for the last commit: that one waits for the disk, and its flush makes
+    every frame written before it durable too. A crash before then loses at most some batches,
+    whose recorded positions go with them, so the next start replays them again; the log is
+    not written during a replay (it holds the writer)."""
+    own = conn.execute("PRAGMA synchronous").fetchone()[0]
+
+    def restore() -> None:
+        if conn.getautocommit():  # not within a transaction, where SQLite refuses the change
+            conn.execute(f"PRAGMA synchronous={own}")
+
+    if own > SYNC_NORMAL:
+        conn.execute(f"PRAGMA synchronous={SYNC_NORMAL}")
+    try:
+        yield restore
+    finally:
+        restore()
 
 
 def _index_text(target: apsw.Connection, rows_per_piece: int, progress: log.Progress | None) -> None:
@@ -333,6 +362,7 @@ def _index_text(target: apsw.Connection, rows_per_piece: int, progress: log.Prog
     piece committed (the log's write-ahead file stays the size of one piece), then merge the
     index into one segment (searches read one b-tree)."""
     items, ranges = fts.index_ranges(target, rows_per_piece)
+    fts.pause_merging(target)
     done = 0
     for after, upto in ranges:
         done += fts.index_range(target, after, upto)

@@ -74,6 +74,8 @@ WHERE rid > ? AND rid <= ? ORDER BY rid
 """
 RID_RANGE_SQL = "SELECT coalesce(min(rid), 0), coalesce(max(rid), 0), count(*) FROM memory_items"
 OPTIMIZE_SQL = "INSERT INTO memory_items_fts(memory_items_fts) VALUES ('optimize')"
+AUTOMERGE_SQL = "INSERT INTO memory_items_fts(memory_items_fts, rank) VALUES ('automerge', ?)"
+AUTOMERGE_DEFAULT = 4  # FTS5's own default: merge once 4 segments of a level have piled up
 INTEGRITY_SQL = "INSERT INTO memory_items_fts(memory_items_fts, rank) VALUES ('integrity-check', 1)"
 
 
@@ -129,9 +131,18 @@ def index_range(conn: apsw.Connection, after: int, upto: int) -> int:
     return conn.changes()
 
 
+def pause_merging(conn: apsw.Connection) -> None:
+    """Before a bulk load: write segments without merging them as they pile up (the merge
+    work of a load is then done once, by `optimize`, instead of over and over; ~25 % of an
+    index built from 100k items, session 16)."""
+    conn.execute(AUTOMERGE_SQL, (0,))
+
+
 def optimize(conn: apsw.Connection) -> None:
-    """Merge the index into one segment (after a bulk load: searches read fewer b-trees)."""
+    """Merge the index into one segment (after a bulk load: searches read fewer b-trees), and
+    merge as FTS5 does by default from then on."""
     conn.execute(OPTIMIZE_SQL)
+    conn.execute(AUTOMERGE_SQL, (AUTOMERGE_DEFAULT,))
 
 
 def integrity_ok(conn: apsw.Connection) -> bool:
