@@ -65,6 +65,28 @@ class _Folded:
         found = self.states.get(item_id)
         return found if found is not None else items_proj.load(conn, item_id)
 
+    def changes(self, conn: apsw.Connection, event: Event) -> list[ItemChange]:
+        """item_changes, with the states held here. A use changes nothing but the usage
+        count and last-use time, which only the items projector stores: the uses of items
+        not held here are counted on their rows at once (no row read back and parsed, no
+        state folded: most of a long log is uses, and a replay's items far outnumber what
+        it can hold), and only the items held here are folded and handed to the projectors."""
+        if event.type != ev.ITEM_USED:
+            changes = item_changes(conn, event, self.load)
+        else:
+            changes, cold = [], []
+            for use in event.payload["uses"]:
+                held = self.states.get(use["id"])
+                if held is None:
+                    cold.append(use)
+                else:
+                    rid, item = held
+                    changes.append(ItemChange(item, apply_use(item, use["count"], event.ts), rid))
+            if cold:
+                items_proj.add_uses(conn, cold, event.ts)
+        self.keep(changes)
+        return changes
+
     def keep(self, changes: list[ItemChange]) -> None:
         states = self.states
         if len(states) >= self.LIMIT:
@@ -82,11 +104,7 @@ class Projections:
 
     def apply(self, conn: apsw.Connection, event: Event) -> None:
         folded = self._folded
-        if folded is None:
-            changes = item_changes(conn, event)
-        else:
-            changes = item_changes(conn, event, folded.load)
-            folded.keep(changes)
+        changes = item_changes(conn, event) if folded is None else folded.changes(conn, event)
         for projector in self.projectors:
             projector.apply(conn, event, changes)
 

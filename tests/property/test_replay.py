@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
+from unittest.mock import patch
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,6 +15,7 @@ from ragixd.domain import commands as c
 from ragixd.domain import encoding
 from ragixd.domain.item import source_key
 from ragixd.errors import RagixError
+from ragixd.store.projection import _Folded
 from ragixd.store.store import Store
 
 WORDS = ["alpha", "beta", "Gamma", "délai", "sécurité", "kafka", "postgres", "x"]
@@ -38,6 +40,7 @@ ops = st.one_of(
     st.tuples(st.just("supersede"), pick, pick),
     st.tuples(st.just("link"), pick, pick, st.sampled_from(["supports", "refines", "related"])),
     st.tuples(st.just("use"), pick, st.integers(1, 5)),
+    st.tuples(st.just("uses"), st.lists(pick, min_size=2, max_size=4), st.integers(1, 5)),
     st.tuples(st.just("promote"), pick, st.sampled_from(["mtm", "ltm"])),
     st.tuples(st.just("palace"), pick),
 )
@@ -56,14 +59,31 @@ def to_command(op, ids):
         "supersede": lambda: c.SupersedeItem(at(op[1]), at(op[2])),
         "link": lambda: c.CreateLink(at(op[1]), at(op[2]), op[3]),
         "use": lambda: c.RecordUse({at(op[1]): op[2]}),
+        "uses": lambda: c.RecordUse({at(n): op[2] + i for i, n in enumerate(op[1])}),
         "promote": lambda: c.PromoteItem(at(op[1]), op[2]),
         "palace": lambda: c.AssignPalace(at(op[1])),
     }[kind]()
 
 
+histories = st.lists(st.lists(ops, min_size=1, max_size=6), min_size=1, max_size=8)
+
+
 @settings(max_examples=60)
-@given(st.lists(st.lists(ops, min_size=1, max_size=6), min_size=1, max_size=8))
+@given(histories)
 def test_live_state_equals_replay(groups):
+    check_replay(groups)
+
+
+@settings(max_examples=40)
+@given(histories, st.integers(min_value=1, max_value=4))
+def test_replay_holding_few_states_equals_live(groups, held):
+    """A replay that can hold only a few folded states: most reads go back to the rows, and
+    most uses are counted on the rows without a state (the path a long log takes)."""
+    with patch.object(_Folded, "LIMIT", held):
+        check_replay(groups)
+
+
+def check_replay(groups):
     with tempfile.TemporaryDirectory() as tmp:
         store = Store(Path(tmp) / "m.db", synchronous="OFF")
         ids: list[str] = []

@@ -80,6 +80,8 @@ INSERT_SQL = (
 DELETE_TAGS_SQL = "DELETE FROM item_tags WHERE rid=?"
 INSERT_TAG_SQL = "INSERT OR IGNORE INTO item_tags(rid, tag) VALUES (?, ?)"
 BY_ID_SQL = f"SELECT {SELECT_COLUMNS} FROM memory_items WHERE id=?"
+# A use, counted on the row as it stands (what reducer.apply_use does to the item).
+ADD_USE_SQL = "UPDATE memory_items SET usage_count = usage_count + ?, last_used_at = ? WHERE id = ?"
 
 
 # One encoder reused: json.dumps with options builds a new encoder on every call.
@@ -194,6 +196,12 @@ def row_to_item(row: tuple) -> tuple[int, MemoryItem]:
 def load(conn: apsw.Connection, item_id: str) -> tuple[int, MemoryItem] | None:
     row = conn.execute(BY_ID_SQL, (item_id,)).fetchone()
     return row_to_item(row) if row else None
+
+
+def add_uses(conn: apsw.Connection, uses: list[dict[str, Any]], ts: str) -> None:
+    """Count uses ({"id", "count"}) at time `ts` on the rows directly, without their items'
+    states: what a replay does for items whose state it does not hold (see Projections)."""
+    conn.executemany(ADD_USE_SQL, [(use["count"], ts, use["id"]) for use in uses])
 
 
 class ItemsProjector:
