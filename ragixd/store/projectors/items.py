@@ -9,7 +9,7 @@ from typing import Any
 import apsw
 
 from ...domain.events import Event
-from ...domain.item import MemoryItem, Provenance, source_key
+from ...domain.item import MemoryItem, Provenance, item_of_fields, source_key
 from .base import ItemChange
 
 ITEMS_DDL = """
@@ -185,11 +185,11 @@ def row_to_item(row: tuple) -> tuple[int, MemoryItem]:
     p = _loads(prov)
     provenance = Provenance(p.get("source_kind", "chat"), p.get("source_id", ""),
                             tuple(p.get("chunk_ids", ())), tuple(p.get("content_hashes", ())))
-    item = MemoryItem(
+    item = item_of_fields((
         id_, title, content, created_at, updated_at, tier, type_, tuple(_loads(tags)),
         tuple(_loads(entities)), tuple((link["rel"], link["to"]) for link in _loads(links)),
         provenance, confidence, validation, scope, store, expires_at, usage_count, last_used_at,
-        mention_count, rule_id, corpus_id, superseded_by, bool(archived), content_hash)
+        mention_count, rule_id, corpus_id, superseded_by, bool(archived), content_hash))
     return rid, item
 
 
