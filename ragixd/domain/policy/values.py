@@ -273,6 +273,16 @@ def looks_random(value: str, min_len: int = 8, relaxed: bool = False) -> bool:
     return len(_INTERLEAVED_DIGITS.findall(v)) >= 2 or not is_wordlike(v, 0.65 if relaxed else 0.5)
 
 
+def is_random_number(value: str) -> bool:
+    """A long run of digits drawn at random (a numeric client id or key: 15 to 24 digits),
+    not a timestamp, an amount or a filler: most digits occur, none dominates, no ascending
+    or repeated run. A random 16-digit string has at least 2.5 bits per character 19 times
+    in 20; `1700000000123456` has 2.4, a date-time 2.4 and less."""
+    v = value.strip()
+    return (15 <= len(v) <= 24 and v.isascii() and v.isdigit() and shannon(v) >= 2.5
+            and not is_placeholder(v))
+
+
 def looks_like_password(value: str) -> bool:
     """A literal password: not a placeholder, not a bare dictionary word."""
     v = value.strip()
