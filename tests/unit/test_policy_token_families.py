@@ -176,3 +176,36 @@ def test_kubernetes_look_alikes_are_accepted(text: str) -> None:
                                   "kind: Secret\ndata:\n  " + "k: " * 400, "\x00kind:\x00Secret\ndata:\n\x00"])
 def test_kubernetes_rule_never_crashes_on_odd_input(text: str) -> None:
     policy.check_text(text)
+
+
+def typed_body(n: int) -> str:
+    """A body of n characters as a person types a test key: keyboard runs between random bits."""
+    parts, size = [], 0
+    while size < n:
+        part = _rng.choice(["abcdefghij", "klmnopqrst", "1234567", "qrstuvwxyz"]) + draw(LOWER_DIGITS, 6) + "-"
+        parts.append(part)
+        size += len(part)
+    return "".join(parts)[:n]
+
+
+ANTHROPIC_TYPED = ["sk-ant-api03-" + typed_body(93) + "AA", "sk-ant-admin01-" + typed_body(93) + "AA",
+                   "sk-ant-oat01-" + typed_body(95)]
+
+
+@pytest.mark.parametrize("key", ANTHROPIC_TYPED + ["sk-ant-ort01-" + draw(ALNUM + "_-", 100)])
+@pytest.mark.parametrize("fmt", ["{k}", 'ANTHROPIC_API_KEY="{k}"', "client = Anthropic(api_key='{k}')"])
+def test_anthropic_keys_in_full_layout_are_refused_even_hand_typed(key: str, fmt: str) -> None:
+    text = fmt.format(k=key)
+    assert policy.check_text(text).rejected, text
+
+
+@pytest.mark.parametrize("key", [
+    "sk-ant-api03-" + typed_body(60) + "AA",  # too short for the layout
+    "sk-ant-api03-" + typed_body(93) + "BB",  # not the layout's ending
+    "sk-ant-oat01-" + typed_body(92),
+    "sk-ant-api03-" + ("abcdefghijklmnopqrstuvwxyz0123456789" * 3)[:93] + "AA",  # filler
+    "sk-ant-api03-" + "x" * 93 + "AA",
+])
+def test_anthropic_stand_ins_are_accepted(key: str) -> None:
+    verdict = policy.check_text(key)
+    assert not verdict.rejected, (key, verdict.rule_ids)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from .rules import SECRET, Rule
-from .values import is_placeholder, looks_random, shannon
+from .values import is_placeholder, looks_random, shannon, without_keyboard_runs
 
 _L = r"(?<![A-Za-z0-9])"
 _R = r"(?![A-Za-z0-9])"
@@ -61,7 +61,9 @@ PROVIDER_TOKENS: tuple[tuple[str, str, tuple[str, ...], str, str], ...] = (
     ("stripe_webhook_secret", "stripe", ('whsec_',), "Stripe webhook secret",
      _L + r"whsec_(?P<body>[A-Za-z0-9]{32,})"),
     ("anthropic_key", "anthropic", ('sk-ant-',), "Anthropic API key",
-     _L + r"sk-ant-(?:api|admin|sid)\d{2}-(?P<body>[A-Za-z0-9_\-]{60,})"),
+     _L + r"sk-ant-(?:api|admin|sid|oat|ort)\d{2}-(?P<body>[A-Za-z0-9_\-]{40,})"),
+    ("anthropic_key_layout", "anthropic", ('sk-ant-',), "Anthropic API key",
+     _L + r"sk-ant-(?:(?:api03|admin01)-(?P<body>[A-Za-z0-9_\-]{93}AA)|oat01-[A-Za-z0-9_\-]{95})(?![A-Za-z0-9_\-])"),
     ("openai_key", "openai", ('t3blbkfj',), "OpenAI API key",
      _L + r"sk-(?:proj-|svcacct-|admin-|None-|service-account-[a-z0-9\-]{0,40}-)?"
      r"(?P<body>[A-Za-z0-9_\-]{16,}T3BlbkFJ[A-Za-z0-9_\-]{16,})"),
@@ -267,6 +269,23 @@ def accept_token(match: re.Match[str]) -> bool:
     return not is_placeholder(body, strict=False) and shannon(body) >= 2.5
 
 
+# Rows matching a provider's whole layout to the character (`sk-ant-api03-` + 93 + `AA`).
+_FULL_LAYOUTS = frozenset({"anthropic_key_layout"})
+
+
+def accept_full_layout(match: re.Match[str]) -> bool:
+    """A body that fills the provider's exact layout is a stand-in only if it is one without its
+    keyboard runs too: a hand-typed test key (`…-abc123xyz-…-klmnopqrstuvwx-…AA`) is still a key
+    to keep out of memory, where `…-0123456789abcdefghijklmnopqrstuvwxyz…` is filler."""
+    body = _body(match)
+    if shannon(body) < 2.5:
+        return False
+    if not is_placeholder(body, strict=False):
+        return True
+    rest = without_keyboard_runs(body)
+    return len(rest) >= 24 and not is_placeholder(rest, strict=False)
+
+
 # Rows whose prefix is short or a common word (`ctr_`, `test_`, `sandbox_`, `pk.`): the
 # random part must also look generated, not be a name (`ctr_ComputeAverageForAllInputs`).
 _NAME_LIKE_PREFIXES = frozenset({
@@ -299,7 +318,8 @@ def provider_rules() -> list[Rule]:
     return [
         Rule(id=f"secret.{name}", kind=SECRET, family=family,
              description=f"contains {_article(what)} {what}", pattern=re.compile(pattern),
-             accept=accept_generated_token if name in _NAME_LIKE_PREFIXES else accept_token,
+             accept=(accept_generated_token if name in _NAME_LIKE_PREFIXES
+                     else accept_full_layout if name in _FULL_LAYOUTS else accept_token),
              needles=needles, finder=finder(pattern))
         for name, family, needles, what, pattern in PROVIDER_TOKENS
     ]

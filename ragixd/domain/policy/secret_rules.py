@@ -235,9 +235,11 @@ def has_kubernetes_secret(text: str) -> bool:
     """A Kubernetes Secret whose `data:` map holds at least one base64 value."""
     if not _K8S_SECRET_KIND.search(text):
         return False
-    for data in _K8S_DATA.finditer(text):
+    for n, data in enumerate(_K8S_DATA.finditer(text)):
+        if n >= 64:
+            break  # bounded work on a text made of `data:` lines
         depth = len(data.group(1))
-        lines = text[data.end():].split("\n")[1:80]
+        lines = text[data.end():data.end() + 8000].split("\n")[1:80]
         block = False  # the previous entry opened a `|` or `>` block: its value is this line
         for line in lines:
             stripped = line.strip()

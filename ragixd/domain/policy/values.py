@@ -117,6 +117,22 @@ def _ascending_run(value: str) -> bool:
     return any(s in value for s in _ASCENDING_SEEDS) and any(seq in value for seq in _ASCENDING)
 
 
+def without_keyboard_runs(value: str) -> str:
+    """The value without its ascending runs of 7 or more letters or digits (`klmnopqrst`,
+    `1234567`), which a person typing a stand-in key leaves and a generator almost never does."""
+    low = value.lower()
+    keep = []
+    i, n = 0, len(low)
+    while i < n:
+        j = i + 1
+        while j < n and low[j].isalnum() and low[j - 1].isalnum() and ord(low[j]) == ord(low[j - 1]) + 1:
+            j += 1
+        if j - i < 7:
+            keep.append(value[i:j])
+        i = j
+    return "".join(keep)
+
+
 def _repeated_unit(value: str) -> bool:
     """`abcabcabc`: a string is a repetition iff it reappears inside itself doubled."""
     return (value + value).find(value, 1) < len(value)
