@@ -287,7 +287,7 @@ def accept_full_layout(match: re.Match[str]) -> bool:
 
 
 # Rows whose prefix is short or a common word (`ctr_`, `test_`, `sandbox_`, `pk.`): the
-# random part must also look generated, not be a name (`ctr_ComputeAverageForAllInputs`).
+# random part must also look generated, not be a name (`ctr_ComputeAverageValueForAllInputs`).
 _NAME_LIKE_PREFIXES = frozenset({
     "adyen_api_key", "braintree_token", "chieftools_token", "lob_key", "mapbox_public_token",
     "newrelic_insert_key", "sendgrid_key_flat", "settlemint_token", "shippo_token",
@@ -295,6 +295,7 @@ _NAME_LIKE_PREFIXES = frozenset({
 
 
 def accept_generated_token(match: re.Match[str]) -> bool:
+    """accept_token, and the random part is not a name or a word."""
     return accept_token(match) and looks_random(_body(match), relaxed=True)
 
 
