@@ -209,3 +209,36 @@ def test_anthropic_keys_in_full_layout_are_refused_even_hand_typed(key: str, fmt
 def test_anthropic_stand_ins_are_accepted(key: str) -> None:
     verdict = policy.check_text(key)
     assert not verdict.rejected, (key, verdict.rule_ids)
+
+
+CONFIG_SECRETS = [
+    '<packageSourceCredentials>\n  <feed>\n    <add key="Username" value="builder" />\n'
+    f'    <add key="ClearTextPassword" value="{draw(ALNUM, 10)}!{draw(ALNUM, 3)}" />\n  </feed>\n</packageSourceCredentials>',
+    f'<appSettings><add key="ApiKey" value="{draw(ALNUM, 32)}" /></appSettings>',
+    f"<entry name='authToken' value='{draw(ALNUM + '-_', 40)}'/>",
+]
+
+CONFIG_LOOK_ALIKES = [
+    '<add key="ClearTextPassword" value="%NUGET_PASSWORD%" />',
+    '<add key="Password" value="${NUGET_PASSWORD}" />',
+    '<add key="Password" value="********" />',
+    '<add key="ApiKey" value="YOUR_API_KEY" />',
+    '<add key="ClientValidationEnabled" value="true" />',
+    '<add key="ApiKeyHeaderName" value="X-Api-Key" />',
+    '<add key="TokenLifetimeMinutes" value="60" />',
+    '<add key="EncryptionKeySize" value="256" />',
+    "<entry name='secretName' value='prod-db-credentials'/>",
+    '<add key="SessionStateMode" value="InProc" />',
+]
+
+
+@pytest.mark.parametrize("text", CONFIG_SECRETS)
+def test_credential_in_key_value_attributes_is_refused(text: str) -> None:
+    verdict = policy.check_text(text)
+    assert verdict.rejected, text
+
+
+@pytest.mark.parametrize("text", CONFIG_LOOK_ALIKES)
+def test_config_settings_that_are_not_credentials_are_accepted(text: str) -> None:
+    verdict = policy.check_text(text)
+    assert not verdict.rejected, (text, verdict.rule_ids)

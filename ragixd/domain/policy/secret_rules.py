@@ -14,8 +14,10 @@ import re
 from .assignments import (
     PASSWORD_KEYWORDS,
     TOKEN_KEYWORDS,
+    credential_kind,
     has_password_assignment,
     has_token_assignment,
+    judge,
 )
 from .decode import readable_base64
 from .providers import finder, provider_rules
@@ -262,6 +264,26 @@ def has_kubernetes_secret(text: str) -> bool:
     return False
 
 
+# A setting given as two attributes, as .NET and NuGet config files write it:
+# `<add key="ClearTextPassword" value="…" />`, `<entry name="apiToken" value="…"/>`.
+_KEY_VALUE_ATTRIBUTES = re.compile(
+    r"""<[A-Za-z][\w:.\-]{0,40}\s+(?:key|name)\s*=\s*(["'])(?P<name>[^"'<>\n]{1,80})\1"""
+    r"""\s+value\s*=\s*(["'])(?P<body>[^"'<>\n]{1,400})\3""")
+
+
+_WINDOWS_ENV_REFERENCE = re.compile(r"%[A-Za-z_][\w.\-]*%")
+
+
+def _accept_key_value(match: re.Match[str]) -> bool:
+    """The attribute names a credential and its value is a literal one (`%NUGET_PASSWORD%`, the
+    environment's, is a reference)."""
+    value = match.group("body")
+    if _WINDOWS_ENV_REFERENCE.fullmatch(value.strip()):
+        return False
+    kind = credential_kind(match.group("name"))
+    return kind is not None and judge(kind, value, quoted=True, literal_context=True)
+
+
 def structural_rules() -> list[Rule]:
     return [
         Rule(id="secret.private_key", kind=SECRET, family="private_key",
@@ -293,6 +315,9 @@ def structural_rules() -> list[Rule]:
         Rule(id="secret.credential_assignment", kind=SECRET, family="generic_password_or_key",
              description="assigns a literal API key, token or secret", check=has_token_assignment,
              needles=TOKEN_KEYWORDS, view="text"),
+        Rule(id="secret.config_key_value", kind=SECRET, family="generic_password_or_key",
+             description="gives a credential setting a literal value in key/value attributes",
+             pattern=_KEY_VALUE_ATTRIBUTES, accept=_accept_key_value, needles=("value=", "value ="), view="text"),
         Rule(id="secret.kubernetes_secret", kind=SECRET, family="kubernetes",
              description="contains a Kubernetes Secret with base64 data", check=has_kubernetes_secret,
              needles=("kind:",), view="text"),
