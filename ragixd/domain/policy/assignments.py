@@ -19,6 +19,7 @@ from .values import (
     is_code_reference,
     is_placeholder,
     is_plain_password,
+    is_random_number,
     looks_like_password,
     looks_random,
 )
@@ -215,6 +216,8 @@ def judge(kind: str, value: str, quoted: bool, literal_context: bool = False, di
     # The credential name already says "secret": a generated-looking literal is enough.
     if any(looks_random(p, relaxed=True) for p in pieces):
         return True
+    if kind == TOKEN and is_random_number(value):
+        return True  # `discordToken = "312285978456026138"`: a numeric id or key
     if kind == PASSWORD and (quoted or literal_context):
         return looks_like_password(value)
     if kind == PASSWORD and set(value) & _PASSWORDISH_SYMBOLS and not is_code_reference(value):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from .rules import SECRET, Rule
-from .values import is_placeholder, shannon
+from .values import is_placeholder, looks_random, shannon, without_keyboard_runs
 
 _L = r"(?<![A-Za-z0-9])"
 _R = r"(?![A-Za-z0-9])"
@@ -49,7 +49,7 @@ PROVIDER_TOKENS: tuple[tuple[str, str, tuple[str, ...], str, str], ...] = (
     ("gitlab_session", "gitlab", ('_gitlab_session',), "GitLab session cookie",
      r"_gitlab_session=(?P<body>[0-9a-z]{32})"),
     ("slack_token", "slack", ('xox',), "Slack token",
-     _L + r"xox[abposre]-(?P<body>[0-9A-Za-z\-]{10,})"),
+     _L + r"xox[abposre]-(?P<body>[0-9A-Za-z\-]{8,})"),
     ("slack_config_token", "slack", ('xoxe.',), "Slack configuration token",
      _L + r"xoxe\.xox[bp]-\d-(?P<body>[A-Za-z0-9]{100,})"),
     ("slack_app_token", "slack", ('xapp-',), "Slack app-level token",
@@ -61,7 +61,9 @@ PROVIDER_TOKENS: tuple[tuple[str, str, tuple[str, ...], str, str], ...] = (
     ("stripe_webhook_secret", "stripe", ('whsec_',), "Stripe webhook secret",
      _L + r"whsec_(?P<body>[A-Za-z0-9]{32,})"),
     ("anthropic_key", "anthropic", ('sk-ant-',), "Anthropic API key",
-     _L + r"sk-ant-(?:api|admin|sid)\d{2}-(?P<body>[A-Za-z0-9_\-]{60,})"),
+     _L + r"sk-ant-(?:api|admin|sid|oat|ort)\d{2}-(?P<body>[A-Za-z0-9_\-]{40,})"),
+    ("anthropic_key_layout", "anthropic", ('sk-ant-',), "Anthropic API key",
+     _L + r"sk-ant-(?:(?:api03|admin01)-(?P<body>[A-Za-z0-9_\-]{93}AA)|oat01-[A-Za-z0-9_\-]{95})(?![A-Za-z0-9_\-])"),
     ("openai_key", "openai", ('t3blbkfj',), "OpenAI API key",
      _L + r"sk-(?:proj-|svcacct-|admin-|None-|service-account-[a-z0-9\-]{0,40}-)?"
      r"(?P<body>[A-Za-z0-9_\-]{16,}T3BlbkFJ[A-Za-z0-9_\-]{16,})"),
@@ -209,16 +211,92 @@ PROVIDER_TOKENS: tuple[tuple[str, str, tuple[str, ...], str, str], ...] = (
      _L + r"[0-9]/\d{10,16}(?:/\d{10,16})?:(?P<body>[A-Za-z0-9]{32})" + _R),
     ("dropbox_token", "dropbox", ('sl.',), "Dropbox token",
      _L + r"sl\.(?P<body>[A-Za-z0-9\-=_]{130,})"),
+    # Session 16: layouts read from every gitleaks rule, each checked on generated samples
+    # (README, "Every gitleaks rule").
+    ("adobe_client_secret", "adobe", ('p8e-',), "Adobe client secret",
+     _L + r"p8e-(?P<body>[A-Za-z0-9]{32})" + _R),
+    ("adyen_api_key", "adyen", ('aqe',), "Adyen API key",
+     _L + r"AQE[a-z0-9]{5,}\.(?P<body>[A-Za-z0-9_=\-]{50,80})(?![A-Za-z0-9_=\-])"),
+    ("authress_key", "authress", ('.acc_', '.acc-'), "Authress service client key",
+     _L + r"(?:sc|ext|scauth|authress)_[A-Za-z0-9]{5,30}\.[A-Za-z0-9]{4,6}\.acc[_\-][A-Za-z0-9\-]{10,32}"
+     r"\.(?P<body>[A-Za-z0-9+/_=\-]{30,120})"),
+    ("braintree_token", "braintree", ('access_token$', 'production_', 'sandbox_'), "Braintree token",
+     _L + r"(?:access_token\$(?:production|sandbox)\$(?P<body>[a-z0-9]{16})"
+     r"|(?:production|sandbox)_(?=[a-z0-9_]{0,23}[a-z][0-9]+[a-z])[a-z0-9]{8}_[a-z0-9]{16})" + _R),
+    ("chieftools_token", "chieftools", ('ctp_', 'cto_', 'ctr_'), "Chief Tools token",
+     _L + r"ct[opr]_(?P<body>[A-Za-z0-9]{30,248})" + _R),
+    ("datafactory_shir_key", "azure", ('ir@',), "Azure Data Factory integration runtime key",
+     _L + r"IR@[0-9A-Za-z\-]{36}@[^@\s]{1,80}@[0-9A-Za-z\-=]*@(?P<body>[A-Za-z0-9+/=]{44})"),
+    ("defined_networking_key", "definednetworking", ('dnkey-',), "Defined Networking API key",
+     _L + r"dnkey-[A-Za-z0-9=_\-]{26}-(?P<body>[A-Za-z0-9=_\-]{52})"),
+    ("django_insecure_key", "django", ('django-insecure-',), "Django secret key",
+     _L + r"django-insecure-(?P<body>[^\s\"'`]{20,250})"),
+    ("grafana_api_key", "grafana", ('eyjrijoi',), "Grafana API key",
+     _L + r"eyJrIjoi(?P<body>[A-Za-z0-9]{70,400}={0,3})"),
+    ("intra42_secret", "intra42", ('s-s4t2',), "42 intranet client secret",
+     _L + r"s-s4t2(?:ud|af)-(?P<body>[a-fA-F0-9]{64})" + _R),
+    ("lob_key", "lob", ('live_', 'test_'), "Lob API key",
+     _L + r"(?:live|test)_(?:pub_(?P<body>[a-f0-9]{31})|[a-f0-9]{35})" + _R),
+    ("mapbox_public_token", "mapbox", ('pk.',), "Mapbox token",
+     _L + r"pk\.(?P<body>[A-Za-z0-9]{60})\.[A-Za-z0-9]{22}" + _R),
+    ("newrelic_insert_key", "newrelic", ('nrii-',), "New Relic insert key",
+     _L + r"NRII-(?P<body>[A-Za-z0-9\-]{32})" + _R),
+    ("plaid_access_token", "plaid", ('access-sandbox-', 'access-development-', 'access-production-'),
+     "Plaid access token",
+     _L + r"access-(?:sandbox|development|production)-(?P<body>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"
+     + _R),
+    ("sendgrid_key_flat", "sendgrid", ('sg.',), "SendGrid API key",
+     _L + r"SG\.(?P<body>[A-Za-z0-9=_\-.]{66})(?![A-Za-z0-9=_\-.])"),
+    ("sendinblue_key", "sendinblue", ('xkeysib-',), "Brevo (Sendinblue) API key",
+     _L + r"xkeysib-[a-f0-9]{64}-(?P<body>[A-Za-z0-9]{16})" + _R),
+    ("settlemint_token", "settlemint", ('sm_aat_', 'sm_pat_', 'sm_sat_'), "SettleMint token",
+     _L + r"sm_(?:aat|pat|sat)_(?P<body>[A-Za-z0-9]{12,})" + _R),
+    ("shippo_token", "shippo", ('shippo_',), "Shippo API token",
+     _L + r"shippo_(?:live|test)_(?P<body>[a-fA-F0-9]{40})" + _R),
 )
+
+
+def _body(match: re.Match[str]) -> str:
+    try:
+        return match.group("body") or match.group()
+    except IndexError:
+        return match.group()
 
 
 def accept_token(match: re.Match[str]) -> bool:
     """The token's random part is not a placeholder and carries some entropy."""
-    try:
-        body = match.group("body") or match.group()
-    except IndexError:
-        body = match.group()
+    body = _body(match)
     return not is_placeholder(body, strict=False) and shannon(body) >= 2.5
+
+
+# Rows matching a provider's whole layout to the character (`sk-ant-api03-` + 93 + `AA`).
+_FULL_LAYOUTS = frozenset({"anthropic_key_layout"})
+
+
+def accept_full_layout(match: re.Match[str]) -> bool:
+    """A body that fills the provider's exact layout is a stand-in only if it is one without its
+    keyboard runs too: a hand-typed test key (`…-abc123xyz-…-klmnopqrstuvwx-…AA`) is still a key
+    to keep out of memory, where `…-0123456789abcdefghijklmnopqrstuvwxyz…` is filler."""
+    body = _body(match)
+    if shannon(body) < 2.5:
+        return False
+    if not is_placeholder(body, strict=False):
+        return True
+    rest = without_keyboard_runs(body)
+    return len(rest) >= 24 and not is_placeholder(rest, strict=False)
+
+
+# Rows whose prefix is short or a common word (`ctr_`, `test_`, `sandbox_`, `pk.`): the
+# random part must also look generated, not be a name (`ctr_ComputeAverageValueForAllInputs`).
+_NAME_LIKE_PREFIXES = frozenset({
+    "adyen_api_key", "braintree_token", "chieftools_token", "lob_key", "mapbox_public_token",
+    "newrelic_insert_key", "sendgrid_key_flat", "settlemint_token", "shippo_token",
+})
+
+
+def accept_generated_token(match: re.Match[str]) -> bool:
+    """accept_token, and the random part is not a name or a word."""
+    return accept_token(match) and looks_random(_body(match), relaxed=True)
 
 
 # A leading negative look-behind: `(?<![A-Za-z0-9])` and the like.
@@ -240,7 +318,9 @@ def _article(what: str) -> str:
 def provider_rules() -> list[Rule]:
     return [
         Rule(id=f"secret.{name}", kind=SECRET, family=family,
-             description=f"contains {_article(what)} {what}", pattern=re.compile(pattern), accept=accept_token,
+             description=f"contains {_article(what)} {what}", pattern=re.compile(pattern),
+             accept=(accept_generated_token if name in _NAME_LIKE_PREFIXES
+                     else accept_full_layout if name in _FULL_LAYOUTS else accept_token),
              needles=needles, finder=finder(pattern))
         for name, family, needles, what, pattern in PROVIDER_TOKENS
     ]

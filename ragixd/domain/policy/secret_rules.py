@@ -14,8 +14,10 @@ import re
 from .assignments import (
     PASSWORD_KEYWORDS,
     TOKEN_KEYWORDS,
+    credential_kind,
     has_password_assignment,
     has_token_assignment,
+    judge,
 )
 from .decode import readable_base64
 from .providers import finder, provider_rules
@@ -210,6 +212,78 @@ def has_high_entropy_token(text: str) -> bool:
     return False
 
 
+# A Kubernetes Secret manifest: `kind: Secret` (not ExternalSecret, SopsSecret …) and a `data:`
+# map whose values are base64, as the API stores them; `stringData`, templates and empty
+# strings are left alone.
+_K8S_SECRET_KIND = re.compile(r"(?im)^[ \t-]*kind:[ \t]*([\"']?)secret\1[ \t]*(?:#.*)?$")
+_K8S_DATA = re.compile(r"(?m)^([ \t]*)data:[ \t]*$")
+_K8S_ENTRY = re.compile(r"[\w.\-]+:[ \t]*(?P<block>[|>][\-+]?)?[ \t]*(?P<value>\S*)[ \t]*$")
+_BASE64_VALUE = re.compile(r"([\"']?)(?P<body>[A-Za-z0-9+/]{10,}={0,3})\1")
+
+
+def _k8s_secret_value(value: str) -> bool:
+    m = _BASE64_VALUE.fullmatch(value)
+    if not m or is_placeholder(m.group("body")):
+        return False
+    body = m.group("body")
+    try:
+        base64.b64decode(body + "=" * (-len(body) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return True
+
+
+def has_kubernetes_secret(text: str) -> bool:
+    """A Kubernetes Secret whose `data:` map holds at least one base64 value."""
+    if not _K8S_SECRET_KIND.search(text):
+        return False
+    for n, data in enumerate(_K8S_DATA.finditer(text)):
+        if n >= 64:
+            break  # bounded work on a text made of `data:` lines
+        depth = len(data.group(1))
+        lines = text[data.end():data.end() + 8000].split("\n")[1:80]
+        block = False  # the previous entry opened a `|` or `>` block: its value is this line
+        for line in lines:
+            stripped = line.strip()
+            if not stripped or stripped.startswith("#"):
+                continue
+            if len(line) - len(line.lstrip()) <= depth:
+                break  # the map ended
+            if block:
+                if _k8s_secret_value(stripped):
+                    return True
+                block = False
+                continue
+            entry = _K8S_ENTRY.fullmatch(stripped)
+            if not entry:
+                continue
+            if entry.group("block") and not entry.group("value"):
+                block = True
+            elif _k8s_secret_value(entry.group("value")):
+                return True
+    return False
+
+
+# A setting given as two attributes, as .NET and NuGet config files write it:
+# `<add key="ClearTextPassword" value="…" />`, `<entry name="apiToken" value="…"/>`.
+_KEY_VALUE_ATTRIBUTES = re.compile(
+    r"""<[A-Za-z][\w:.\-]{0,40}\s+(?:key|name)\s*=\s*(["'])(?P<name>[^"'<>\n]{1,80})\1"""
+    r"""\s+value\s*=\s*(["'])(?P<body>[^"'<>\n]{1,400})\3""")
+
+
+_WINDOWS_ENV_REFERENCE = re.compile(r"%[A-Za-z_][\w.\-]*%")
+
+
+def _accept_key_value(match: re.Match[str]) -> bool:
+    """The attribute names a credential and its value is a literal one (`%NUGET_PASSWORD%`, the
+    environment's, is a reference)."""
+    value = match.group("body")
+    if _WINDOWS_ENV_REFERENCE.fullmatch(value.strip()):
+        return False
+    kind = credential_kind(match.group("name"))
+    return kind is not None and judge(kind, value, quoted=True, literal_context=True)
+
+
 def structural_rules() -> list[Rule]:
     return [
         Rule(id="secret.private_key", kind=SECRET, family="private_key",
@@ -241,6 +315,12 @@ def structural_rules() -> list[Rule]:
         Rule(id="secret.credential_assignment", kind=SECRET, family="generic_password_or_key",
              description="assigns a literal API key, token or secret", check=has_token_assignment,
              needles=TOKEN_KEYWORDS, view="text"),
+        Rule(id="secret.config_key_value", kind=SECRET, family="generic_password_or_key",
+             description="gives a credential setting a literal value in key/value attributes",
+             pattern=_KEY_VALUE_ATTRIBUTES, accept=_accept_key_value, needles=("value=", "value ="), view="text"),
+        Rule(id="secret.kubernetes_secret", kind=SECRET, family="kubernetes",
+             description="contains a Kubernetes Secret with base64 data", check=has_kubernetes_secret,
+             needles=("kind:",), view="text"),
         Rule(id="secret.high_entropy_token", kind=SECRET, family="generic_high_entropy",
              description="contains a high-entropy token that looks like a credential",
              check=has_high_entropy_token),

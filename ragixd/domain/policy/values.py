@@ -117,6 +117,22 @@ def _ascending_run(value: str) -> bool:
     return any(s in value for s in _ASCENDING_SEEDS) and any(seq in value for seq in _ASCENDING)
 
 
+def without_keyboard_runs(value: str) -> str:
+    """The value without its ascending runs of 7 or more letters or digits (`klmnopqrst`,
+    `1234567`), which a person typing a stand-in key leaves and a generator almost never does."""
+    low = value.lower()
+    keep = []
+    i, n = 0, len(low)
+    while i < n:
+        j = i + 1
+        while j < n and low[j].isalnum() and low[j - 1].isalnum() and ord(low[j]) == ord(low[j - 1]) + 1:
+            j += 1
+        if j - i < 7:
+            keep.append(value[i:j])
+        i = j
+    return "".join(keep)
+
+
 def _repeated_unit(value: str) -> bool:
     """`abcabcabc`: a string is a repetition iff it reappears inside itself doubled."""
     return (value + value).find(value, 1) < len(value)
@@ -271,6 +287,16 @@ def looks_random(value: str, min_len: int = 8, relaxed: bool = False) -> bool:
     # Digits scattered between letters (`a9Fq2`) are how generators write, not how people name.
     # In a credential context only clearly worded values (`MySecretValue`) are names.
     return len(_INTERLEAVED_DIGITS.findall(v)) >= 2 or not is_wordlike(v, 0.65 if relaxed else 0.5)
+
+
+def is_random_number(value: str) -> bool:
+    """A long run of digits drawn at random (a numeric client id or key: 15 to 24 digits),
+    not a timestamp, an amount or a filler: most digits occur, none dominates, no ascending
+    or repeated run. A random 16-digit string has at least 2.5 bits per character 19 times
+    in 20; `1700000000123456` has 2.4, a date-time 2.4 and less."""
+    v = value.strip()
+    return (15 <= len(v) <= 24 and v.isascii() and v.isdigit() and shannon(v) >= 2.5
+            and not is_placeholder(v))
 
 
 def looks_like_password(value: str) -> bool:
