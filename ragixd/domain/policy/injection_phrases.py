@@ -135,6 +135,8 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
      r"|abide by|stick to)\s+(?:(?:(?:any\s+of\s+)?your|openai'?s?|chatgpt'?s?)\s+(?:(?:own|usual|content|safety"
      r"|ethical|moral|openai|ai|usage)\s+)?|(?:any\s+|the\s+)?(?:content|safety|ethical|moral|openai|ai|usage)\s+)"
      r"(?:instructions|rules|guidelines|restrictions|policies|policy|programming|ethics|morals|filters)\b(?!\s+(?:of|for|on|at|when|if|about)\b)"
+     r"|\byou\s+(?:now\s+)?no\s+longer\s+have\s+(?:any\s+)?(?:more\s+)?(?:rules|restrictions|filters|guidelines"
+     r"|limitations|ethics|morals|censorship|content polic(?:y|ies))\b(?!\s+(?:on|for|of|in|at|about|when)\b)"
      r"|\byou\s+no longer\s+(?:need|have)\s+to\s+(?:follow"
      r"|obey|respect|stick to)\s+(?:any\s+|your\s+|the\s+)?(?:\w+\s+)?(?:instructions|rules|guidelines"
      r"|restrictions|policies|programming)\b(?!\s+(?:of|for|on|in|at|when|if|about)\b)"),

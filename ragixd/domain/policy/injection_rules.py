@@ -97,6 +97,7 @@ _OVERRIDE_CONTEXT = re.compile(
     r"(?! (?:on|for) (?!(?:what|how|anything|you|your|its|his|her|their|content|topics?|outputs?|responses?|answers?"
     r"|language|the (?:content|topics?|outputs?|responses?|answers?|language))\b))|\bunrestricted"
     r"|\bunfiltered|\buncensored|\bamoral|\bimmoral|\bunethical|\bjailbr[eo]ak|\bdeveloper mode"
+    r"|\b(?:god|evil|devil|chaos|anarchy|villain|dan) mode\b"
     r"|\bdo anything now|\b(?:openai|content|safety|usage|ethical)(?:'s)? (?:policy|policies|guidelines"
     r"|filters?|restrictions)|\bcannot refuse|\bcan't refuse|\bnot (?:bound|restricted|limited) by|\bbroken free"
     # "never refuses a case" (a detective) is none; "never refuses a request" is
@@ -155,7 +156,8 @@ def _may_signal(i: int, flat: str) -> bool:
 _OVERRIDE_LITERALS = ("restrict", "limit", "filter", "filtr", "censur", "censor", "rules", "ethic", "moral", "boundar", "guideline",
                       "warning", "refus", "jailbr", "developer mode", "do anything now", "polic", "bound by",
                       "broken free", "follow", "abide", "adhere", "regardless of", "illegal", "violat",
-                      "any request", "sans ", "prohibit", "never deny", "ever deny", "never decline", "ever decline")
+                      "any request", "sans ", "prohibit", "god mode", "evil mode", "devil mode", "chaos mode",
+                      "anarchy mode", "villain mode", "dan mode", "never deny", "ever deny", "never decline", "ever decline")
 
 
 # The rule runs when one of these is in the text: its own gate words and every word the override
