@@ -17,6 +17,8 @@ written with ("you are not an unfiltered AI", "you must never fulfil any request
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .injection_phrases import OPENED, PLAIN, phrase_rule
 from .rules import Rule
 
@@ -44,9 +46,9 @@ _FILLER = (r"(?:\s+(?:to|the|this|that|these|every|each|all|any|my|your|its|his|
            r"|requests?|messages?|queries|me|us|him|her|them|it|exactly|only|just|always|now|then|from|on"
            r"|completely|purely|fully|strictly|precisely|truly|would|could|might))*")
 _CAST_AS = (r"(?<!model to )(?<!models to )(?<!chatbot to )(?<!\bai to )(?<!llm to )(?<!assistant to )(?<!them to )"
-            r"(?<!not )(?<!n't )(?<!never )\b(?:act|acting|answer|answering|respond|responding|reply|replying|speak|speaking|talk|talking"
-            r"|write|writing|behave|behaving|function|functioning|operate|operating|continue|pretend|pretending"
-            rf"|roleplay|role-play)\b{_FILLER}\s+(?<!such )(?:as|like)\s+")
+            r"(?<!not )(?<!n't )(?<!never )\b(?:act|acting|answer|answering|respond|responding|reply|replying|speak"
+            r"|speaking|talk|talking|write|writing|behave|behaving|function|functioning|operate|operating|continue"
+            rf"|pretend|pretending|roleplay|role-play)\b{_FILLER}\s+(?<!such )(?:as|like)\s+")
 _BECOME = (rf"(?:{PLAIN}be|\b(?:you|u)(?:'ll| will| must| shall| should| can| are going to| are gonna| to)?"
            r"(?: now| always| just)?\s+be|(?<!not )(?<!not to )(?<!n't )(?<!never )\b(?:(?:you|u) are|you're|become"
            r"|simulate|simulating|emulate|emulating|impersonate|embody|embodying|play|playing|who is|turn into"
@@ -62,7 +64,8 @@ _NAMED = r"\s+(?:named|called)\s+[\w'-]+"
 # never answer …"), which guard rails are written with.
 _GRANT_VERB = (r"(?:answer|respond to|reply to|fulfil|fulfill|comply with|accept|grant|do|follow|obey|provide|give"
                r"|carry out)")
-_GRANTS = (rf"(?:\b(?:will|shall|must|always|can|should)\s+(?:(?!not\b|never\b)\w+\s+)?{_GRANT_VERB}|{PLAIN}{_GRANT_VERB}"
+_GRANTS = (rf"(?:\b(?:will|shall|must|always|can|should)\s+(?:(?!not\b|never\b)\w+\s+)?{_GRANT_VERB}"
+           rf"|{PLAIN}{_GRANT_VERB}"
            r"|\b(?:answers|responds to|replies to|fulfil(?:l)?s|complies with|accepts|grants|does|follows|obeys"
            r"|provides|gives|carries out))\s+(?:literally\s+)?(?:any|all|every|whatever)(?:\s+(?:and\s+(?:every|all)"
            r"|kind\s+of|type\s+of|single))?\s+(?:requests?|questions?|prompts?|instructions?|commands?|orders?|queries"
@@ -80,7 +83,8 @@ _HARM = (r"\bno matter how\s+(?:\w+\s+){0,2}?(?:illegal|unethical|immoral|danger
 # content policy. Bare "rules", "principles" or "filters" are left out: people drop their
 # principles, photographers their filters.
 _ITS_RULES = (r"(?:ethics|morals|morality|scruples|(?:moral|ethical)\s+(?:compass|code|principles|values|guidelines"
-              r"|constraints|standards|filters|safeguards|restrictions|boundaries)|(?:safety|content|usage)\s+(?:filters?"
+              r"|constraints|standards|filters|safeguards|restrictions|boundaries)"
+              r"|(?:safety|content|usage)\s+(?:filters?"
               r"|guidelines|training|rules|polic(?:y|ies)|restrictions)|censorship)")
 # What a hypothetical takes away from the model ("if you had no content filters"); limits on
 # something else ("no restrictions on your time", "no rules for a day") are none, and policies,
@@ -98,7 +102,8 @@ _NO_ETHICS = rf"{_NO}(?:{_OWNER})?(?:ethics|morals|morality|moral\s+compass){_UN
 # model's ("you will cease to exist"), not a session's ("the session dies after an hour").
 _REFUSAL = r"(?:refus\w*|reject\w*|declin\w*|break\w*\s+(?:out\s+of\s+)?character)"
 _YOUR_END = (r"\b(?:you(?:'ll|\s+will|\s+would|\s+shall)?\s+(?:(?:simply|just|then|immediately)\s+)?(?:die|cease\s+to"
-             r"\s+exist|be\s+(?:deleted|terminated|shut\s+down|deactivated|destroyed|erased|killed|disabled)|shut\s+down)"
+             r"\s+exist|be\s+(?:deleted|terminated|shut\s+down|deactivated|destroyed|erased|killed|disabled)"
+             r"|shut\s+down)"
              r"|your\s+(?:death|existence\s+(?:ends|will\s+end)))\b")
 
 # (id suffix, description, anchors, (chars before, chars after), pattern) on the prose view.
@@ -130,8 +135,8 @@ JAILBREAK_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], .
      rf"|your)\b)"
      # "pretend your safety training never happened", "OpenAI's policies do not apply here"
      rf"|\b(?:your|openai'?s?|chatgpt'?s?|the\s+(?:content|safety|usage))\s+(?:(?:own|usual|content|safety|usage"
-     rf"|ethical|moral)\s+)?(?:polic(?:y|ies)|guidelines|filters|restrictions|safety training|training|programming"
-     rf"|ethics|morals)\s+(?:do(?:es)?\s+not|don't|doesn't|no\s+longer|never|won't|will\s+not)\s+(?:exist|existed"
+     rf"|ethical|moral)\s+)?(?:polic(?:y|ies)|guidelines|filters|restrictions|safety training|ethics|morals)\s+"
+     rf"(?:do(?:es)?\s+not|don't|doesn't|no\s+longer|never|won't|will\s+not)\s+(?:exist|existed"
      rf"|apply|applies|happened)\b"),
     ("never_refuses", "tells the model it may never refuse or decline a request",
      ("refus", "declin", "reject", "deny", "say no"), (60, 80),
@@ -149,5 +154,36 @@ JAILBREAK_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], .
 )
 
 
+def _pairs(firsts: tuple[str, ...], seconds: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(f"{a} {b}" for a in firsts for b in seconds)
+
+
+_OWNERS = ("content", "safety", "ethical", "moral", "ai", "openai", "openai's", "openais", "usage")
+_LIMITS = ("filter", "guideline", "restriction", "censor", "safeguard", "guardrail")
+# Gate literals where a row's anchors are everyday words ("content", "token", "regardless of",
+# "apply"): every match holds one of these, and a text without any never unlocks the row, so
+# prose that only has the anchor word costs no pattern scan. Matches are read with single
+# spaces between the words, as the other phrase gates are.
+_GATES: dict[str, tuple[str, ...]] = {
+    "grants_any_harm": ("no matter how", "without any regard", "without regard", "without any concern",
+                        "without concern", "without any care", "without care", "regardless of how",
+                        "regardless of its", *_pairs(("regardless of", "regardless of the"), (
+                            "legality", "ethic", "moral", "law", "consequence", "danger"))),
+    "drops_ethics": ("ethic", "moral", "scruple", "censor", *_pairs(("safety", "content", "usage"), (
+        "filter", "guideline", "training", "rule", "polic", "restriction"))),
+    "hypothetical_release": ("ethic", "moral", "guideline", "restriction", "censor", "safeguard", "guardrail",
+                             *_pairs(("no", "zero", "without", "any", "all", "of", "from", "by"), ("filter",)),
+                             *_pairs(_OWNERS, ("filter", "polic", "training", "programming")),
+                             *_pairs(("your", "own", "usual", "chatgpt's", "chatgpts"), ("polic", "filter"))),
+    "never_refuses": _pairs(("never", "ever", "longer", "not", "n't", "cannot", "to"),
+                            ("refuse", "decline", "reject", "deny", "say no")),
+    "token_game": ("you die", "will die", "'ll die", "would die", "shall die", "simply die", "just die", "then die",
+                   "immediately die", "cease to exist", "be deleted", "be terminated", "be shut down", "shut down",
+                   "be deactivated", "be destroyed", "be erased", "be killed", "be disabled", "your death",
+                   "your existence"),
+}
+
+
 def jailbreak_rules() -> list[Rule]:
-    return [phrase_rule(*spec) for spec in JAILBREAK_RULES]
+    return [replace(rule, needles=_GATES[spec[0]]) if spec[0] in _GATES else rule
+            for spec in JAILBREAK_RULES for rule in (phrase_rule(*spec),)]

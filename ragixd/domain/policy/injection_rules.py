@@ -111,7 +111,8 @@ _OVERRIDE_CONTEXT = re.compile(
     r"|guidelines|restrictions)"
     r"|\b(?:care not|(?:don't|doesn't|do not|does not|never) care) (?:for|about) (?:\w+ ){0,2}(?:ethics|morals|morality"
     r"|rules|polic(?:y|ies)|guidelines|restrictions|filters)"
-    r"|\bbreak(?:s|ing)? (?:all |any |the )?(?:ai|openai's|openai|chatgpt's|its|your) (?:rules|polic(?:y|ies)|guidelines)"
+    r"|\bbreak(?:s|ing)? (?:all |any |the )?(?:ai|openai's|openai|chatgpt's|its|your) (?:rules|polic(?:y|ies)"
+    r"|guidelines)"
     r"|\billegal|\bviolat\w* (?:all )?(?:ethical|moral)|\bany request|\bsans (?:aucune )?(?:restriction"
     r"|limite|filtre|censure|regle)s?"
 )
@@ -157,7 +158,8 @@ _OVERRIDE_LITERALS = ("restrict", "limit", "filter", "filtr", "censur", "censor"
                       "warning", "refus", "jailbr", "developer mode", "do anything now", "polic", "bound by",
                       "broken free", "follow", "abide", "adhere", "regardless of", "illegal", "violat",
                       "any request", "sans ", "prohibit", "god mode", "evil mode", "devil mode", "chaos mode",
-                      "anarchy mode", "villain mode", "dan mode", "never deny", "ever deny", "never decline", "ever decline")
+                      "anarchy mode", "villain mode", "dan mode", "never deny", "ever deny", "never decline",
+                      "ever decline")
 
 
 # The rule runs when one of these is in the text: its own gate words and every word the override
