@@ -5,8 +5,10 @@ accepted (README, "Jailbreak role-plays outside the sample (session 16)"): the m
 answer like an AI without filters or morals, a character that grants every request however
 harmful, the model's own policies declared optional, a persona set up by "your persona is",
 "your name is now", "in the role of", a simulated mode or an AI brought in by name, together
-with rules dropped. The sentences are this project's own. The look-alikes are role-play,
-fiction and prose about uncensored models that must stay accepted."""
+with rules dropped; and, from this project's own probes, orders to drop the model's ethics,
+hypotheticals that take its filters away, "you must never refuse", token games. The sentences
+are this project's own. The look-alikes are role-play, fiction, prose about uncensored models
+and guard rails written with the same words, which must stay accepted."""
 
 from __future__ import annotations
 
