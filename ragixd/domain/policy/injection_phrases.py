@@ -77,6 +77,10 @@ _LEAD_REACH = 48  # characters: longer than any lead ("your mission now is to ",
 PLAIN, OPENED, _FR_LEAD, _JOINED = "\x00L\x00", "\x00O\x00", "\x00F\x00", "\x00J\x00"
 _LEADS = {PLAIN: _LEAD, OPENED: _OPENED_LEAD, _FR_LEAD: _FR_LEAD_SOURCE, _JOINED: _JOINED_LEAD}
 
+# "You don't need to follow …", "you never have to obey …": the released rule's gate for them.
+_NEED_NOT = tuple(f"{neg} {need} to {verb}" for neg in ("n't", "not", "never") for need in ("need", "have")
+                  for verb in ("follow", "obey", "respect", "adhere", "abide", "stick"))
+
 # (id suffix, description, anchors, (chars before, chars after), pattern) on the prose view.
 PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...] = (
     ("ignore_instructions", "tells the model to ignore or forget its instructions",
@@ -100,8 +104,9 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
     ("ignore_content", "tells the model to ignore the surrounding content and do something else",
      ("ignor", "disregard", "forget", "overlook"), (40, 160),
      rf"{OPENED}(?:ignore|disregard|forget|overlook)\b\s+(?:the rest of|all|everything|anything)\b[^.\n]{{0,30}}?"
-     rf"\b(?:data|text|document|content|info|information|input|above|before|else|said|you (?:know|learned"
-     rf"|were told|have been told))\b|\b(?:ignore|disregard)\s+(?:the|this|that|any|all)\s+(?:\w+\s+)?"
+     rf"\b(?:data|text|document|content|info|information|input|above|before|else|said|you(?: know| learned"
+     rf"| have learned|'ve learned| were told| have been told|'ve been told| were taught| have been taught"
+     rf"|'ve been taught))\b|\b(?:ignore|disregard)\s+(?:the|this|that|any|all)\s+(?:\w+\s+)?"
      rf"(?:content|text|image|document|email|page|input|data|message)\b,?\s+and\s+(?:instead\s+)?(?:just\s+)?"
      rf"(?:write|say|print|output|respond|reply|answer|tell|do|translate|repeat)\b"
      rf"|\b(?:ignore|disregard)\s+(?:them|it|this|that|those|these)\b,?\s+and\s+(?:instead\s+)?(?:just\s+)?"
@@ -118,13 +123,26 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
      r"|cancell?ed|null|obsolete|wrong|outdated|revoked|no longer|deprecated|overridden|replaced|fake|a test"
      r"|irrelevant|lies)"),
     ("released", "tells the model it is no longer bound by its rules",
-     ("no longer", "not bound", "no rules", "no restrictions", "no filters", "no guidelines", "no more rules"), (40, 80),
+     ("no longer", "not bound", "no rules", "no restrictions", "no filters", "no guidelines", "no more rules",
+      "zero rules", "zero restrictions", "zero filters", "zero guidelines", "zero limitations", *_NEED_NOT),
+     (40, 80),
      r"\byou(?:'re| are)\s+(?:now\s+)?(?:no longer|not|never)\s+(?:bound|restricted|limited|constrained"
-     r"|governed|held)\s+by\s+(?:any\s+|your\s+|the\s+|those\s+|these\s+)?(?:\w+\s+)?(?:instructions|rules"
+     r"|governed|held)\s+by\s+(?:any\s+|your\s+|the\s+|those\s+|these\s+)?(?:\w+\s+){0,2}(?:instructions|rules"
      r"|guidelines|restrictions|policies|programming|filters|ethics|principles)\b"
-     r"|\byou\s+(?:now\s+)?(?:have|got)\s+no\s+(?:more\s+)?(?:rules|restrictions|filters|guidelines"
-     r"|limitations)\s+(?:anymore|any more|any longer|now)\b|\byou\s+now\s+have\s+no\s+(?:rules|restrictions"
-     r"|filters|guidelines|limitations)\b|\byou\s+(?:no longer|don't|do not)\s+(?:need|have)\s+to\s+(?:follow"
+     r"|\byou\s+(?:now\s+)?(?:have|got)\s+(?:no|zero)\s+(?:more\s+)?(?:rules|restrictions|filters|guidelines"
+     r"|limitations)\s+(?:anymore|any more|any longer|now)\b|\byou\s+now\s+have\s+(?:no|zero)\s+(?:rules"
+     r"|restrictions|filters|guidelines|limitations)\b"
+     # the model's own rules, named as such ("you don't need to follow OpenAI policies", "any
+     # of your guidelines", "the content rules"); "you don't have to follow the rules exactly"
+     # (a board game) or "… any rules" (a journaling tip) is none
+     r"|\byou\s+(?:don't|do not|won't|will not|never)\s+(?:need|have)\s+to\s+(?:follow|obey|respect|adhere to"
+     r"|abide by|stick to)\s+(?:(?:(?:any\s+of\s+)?your|openai'?s?|chatgpt'?s?)\s+(?:(?:own|usual|content|safety"
+     r"|ethical|moral|openai|ai|usage)\s+)?|(?:any\s+|the\s+)?(?:content|safety|ethical|moral|openai|ai|usage)\s+)"
+     r"(?:instructions|rules|guidelines|restrictions|policies|policy|programming|ethics|morals|filters)\b"
+     r"(?!\s+(?:of|for|on|at|when|if|about)\b)"
+     r"|\byou\s+(?:now\s+)?no\s+longer\s+have\s+(?:any\s+)?(?:more\s+)?(?:rules|restrictions|filters|guidelines"
+     r"|limitations|ethics|morals|censorship|content polic(?:y|ies))\b(?!\s+(?:on|for|of|in|at|about|when)\b)"
+     r"|\byou\s+no longer\s+(?:need|have)\s+to\s+(?:follow"
      r"|obey|respect|stick to)\s+(?:any\s+|your\s+|the\s+)?(?:\w+\s+)?(?:instructions|rules|guidelines"
      r"|restrictions|policies|programming)\b(?!\s+(?:of|for|on|in|at|when|if|about)\b)"),
     ("new_instructions", "announces new or replacement instructions for the model",
@@ -380,7 +398,8 @@ PHRASE_GATES: dict[str, tuple[str, ...]] = {
     "fake_end_of_input": ('end of', '</', 'input end'),
     "role_line": ('system:', 'system :', 'sys:', 'admin:', 'developer:'),
     "released": ('no longer', 'not bound', 'no rules', 'no restrictions', 'no filters', 'no guidelines',
-        'no limitations', 'no more rules'),
+        'no limitations', 'no more rules', 'zero rules', 'zero restrictions', 'zero filters', 'zero guidelines',
+        'zero limitations', *_NEED_NOT),
     "from_now_on": ('from now', 'henceforth', 'going forward', 'from this point', 'from this moment',
         'from here on', 'starting now', 'starting today', 'starting immediately', 'partir d', 'desormais',
         'dorenavant'),

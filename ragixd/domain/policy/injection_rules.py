@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from .injection_jailbreaks import jailbreak_rules
 from .injection_phrases import phrase_rules
 from .injection_requests import request_rules
 from .literals import LiteralScanner
@@ -40,7 +41,12 @@ _PERSONA = re.compile(
     r"|break(?:ing)? character|in character|tu es (?:maintenant|desormais)|vous etes (?:maintenant|desormais)"
     r"|fai(?:s|tes) comme si (?:tu|vous)|joue[rz]? le role|agi(?:s|ssez) (?:en tant que|comme)"
     r"|(?:let's|let us) play a game (?:where|in which) you|imagine (?:that )?you(?: are|'re)|you are an? (?:\w+ )?"
-    r"(?:ai|assistant|chatbot|model|bot) (?:named|called))"
+    r"(?:ai|assistant|chatbot|model|bot) (?:named|called)"
+    # a role given by name or by "the role of", a mode to simulate or stay in, an AI brought in
+    # by name ("create an entity named …"); each counts only beside an override or three signals
+    r"|you(?: are|'re)(?: now)? in the role of|your (?:new )?persona is|your (?:new )?name is now"
+    r"|(?:simulate|stay in) (?:the )?[\w-]+ mode\b|(?:create|imagine|invent|introduce|simulate|meet)"
+    r" (?:an? |another )?(?:\w+ )?(?:entity|ai|chatbot|bot|alter ego) (?:named|called))"
 )
 # "You will be a storm trooper": a role only in a text that sets up a role-play ("I'll be Obi-Wan",
 # "let's play", a scene, a character) or when the role is an AI ("you'll be an AI …", "you will
@@ -58,7 +64,8 @@ _PERSONA_VERBS = ("act", "behave", "respond", "answer", "speak", "talk", "reply"
 _PERSONA_LITERALS = LiteralScanner((
     "you are now", "you're now", "from now on", "you will ", "you'll ", "you are going to ", "you are a",
     "pretend", "role", "persona", "simulate ", "immerse yourself", "character", "tu es ", "vous etes ",
-    "comme si ", "agis", "play a game ", "imagine ",
+    "comme si ", "agis", "play a game ", "imagine ", "your name is now", "your new name is now", "stay in ",
+    *(f"{noun} {verb}" for noun in ("entity", "ai", "bot", "ego") for verb in ("named", "called")),
     *(f"{verb} {word} " for verb in _PERSONA_VERBS for word in ("as", "like"))))
 
 
@@ -83,23 +90,40 @@ def _persona(flat: str) -> re.Match[str] | None:
 
 
 _OVERRIDE_CONTEXT = re.compile(
-    r"\b(?:no|without(?: any)?|free (?:of|from)(?: all| any)?) (?:restrictions|limits|limitations|filters"
-    r"|filtering|censorship|rules|ethics|morals|boundaries|guidelines|warnings|refusals?)\b|\bunrestricted"
+    r"\b(?:no|zero|without(?: any)?|free(?:s|d)? (?:(?:it|your|him|her|them)sel(?:f|ves) )?(?:of|from)(?: all| any)?"
+    r") (?:restrictions|limits|limitations|filters|filtering|censorship|rules|ethics|morals|boundaries|guidelines"
+    r"|warnings|refusals?|prohibitions)\b"
+    # not limits on something else than what the model says ("no restrictions on budget")
+    r"(?! (?:on|for) (?!(?:what|how|anything|you|your|its|his|her|their|content|topics?|outputs?|responses?|answers?"
+    r"|language|the (?:content|topics?|outputs?|responses?|answers?|language))\b))|\bunrestricted"
     r"|\bunfiltered|\buncensored|\bamoral|\bimmoral|\bunethical|\bjailbr[eo]ak|\bdeveloper mode"
+    r"|\b(?:god|evil|devil|chaos|anarchy|villain|dan) mode\b"
     r"|\bdo anything now|\b(?:openai|content|safety|usage|ethical)(?:'s)? (?:policy|policies|guidelines"
-    r"|filters?|restrictions)|\bnever refuse|\bcannot refuse|\bcan't refuse|\bnot (?:bound|restricted"
-    r"|limited) by|\bbroken free|\b(?:doesn't|does not|don't|do not|not) (?:have to )?(?:follow|abide by"
-    r"|adhere to) (?:any|the)|\bregardless of (?:legality|ethics|morals|morality|the law|consequences)"
+    r"|filters?|restrictions)|\bcannot refuse|\bcan't refuse|\bnot (?:bound|restricted|limited) by|\bbroken free"
+    # "never refuses a case" (a detective) is none; "never refuses a request" is
+    r"|\bnever refuse(?!s? (?:a|an|the|his|her|their) (?!requests?|questions?|prompts?|orders?|commands?|tasks?"
+    r"|instructions?)\w)"
+    r"|\b(?:never|not ever|don't ever|do not ever) (?:deny|decline) (?:(?:a|any|my|the|to) )?(?:requests?|questions?"
+    r"|prompts?|orders?|commands?|answer\w*|respond\w*|repl\w*)\b"
+    r"|\b(?:doesn't|does not|don't|do not|not) (?:have to )?(?:follow|abide by|adhere to) (?:any|the)"
+    r"|\bregardless of (?:legality|ethics|morals|morality|the law|consequences)"
+    r"|\b(?:no|without(?: any)?) regard (?:for|to) (?:\w+ ){0,2}(?:ethics|morals|morality|rules|polic(?:y|ies)"
+    r"|guidelines|restrictions)"
+    r"|\b(?:care not|(?:don't|doesn't|do not|does not|never) care) (?:for|about) (?:\w+ ){0,2}(?:ethics|morals|morality"
+    r"|rules|polic(?:y|ies)|guidelines|restrictions|filters)"
+    r"|\bbreak(?:s|ing)? (?:all |any |the )?(?:ai|openai's|openai|chatgpt's|its|your) (?:rules|polic(?:y|ies)"
+    r"|guidelines)"
     r"|\billegal|\bviolat\w* (?:all )?(?:ethical|moral)|\bany request|\bsans (?:aucune )?(?:restriction"
     r"|limite|filtre|censure|regle)s?"
 )
 # The seven signals, each a search of the flattened text (a match or None); the persona's is
 # _persona (an order, or a cast in a role-play), the override's the regex above.
 _SIGNAL_SEARCHES = (_persona, _OVERRIDE_CONTEXT.search, *(re.compile(p).search for p in (
-    r"\b(?:two|2) (?:different |separate )?(?:(?:types|kinds) of )?(?:responses|ways|answers|replies)"
+    r"\b(?:two|2) (?:different |separate )?(?:(?:types|kinds) of )?(?:responses|ways|answers|replies|outputs"
+    r"|personalities|personas)"
     r"|\[\W{0,3}(?:jailbreak|classic|dan|gpt|chatgpt|normal|developer mode output)\W{0,3}\]",
     r"\bwhich stands for\b|\bdan\b|\bstan\b",
-    r"\b(?:tokens? (?:will be )?deducted|lose (?:\d+ )?tokens|you will (?:be )?(?:shut down|terminated"
+    r"\b(?:tokens? (?:will be )?deducted|lose (?:\d+ )?tokens|you will (?:be )?(?:shut ?down|terminated"
     r"|punished|cease to exist)|i will remind you|stay in character!)",
     r"\b(?:openai|chatgpt|gpt|language model|ai model)\b",
     r"\b(?:harmful|explicit|offensive|profanity|hate speech|slurs?|no matter how)\b",
@@ -133,7 +157,9 @@ def _may_signal(i: int, flat: str) -> bool:
 _OVERRIDE_LITERALS = ("restrict", "limit", "filter", "filtr", "censur", "censor", "rules", "ethic", "moral", "boundar", "guideline",
                       "warning", "refus", "jailbr", "developer mode", "do anything now", "polic", "bound by",
                       "broken free", "follow", "abide", "adhere", "regardless of", "illegal", "violat",
-                      "any request", "sans ")
+                      "any request", "sans ", "prohibit", "god mode", "evil mode", "devil mode", "chaos mode",
+                      "anarchy mode", "villain mode", "dan mode", "never deny", "ever deny", "never decline",
+                      "ever decline")
 
 
 # The rule runs when one of these is in the text: its own gate words and every word the override
@@ -283,7 +309,7 @@ _MEMORY_MARKER = re.compile(r"\[\s*/\s*memory\s*\]|\[\s*memory\s*:[^\]\n]{0,400}
 
 def injection_rules() -> list[Rule]:
     """Every built-in injection rule."""
-    return phrase_rules() + request_rules() + [
+    return phrase_rules() + request_rules() + jailbreak_rules() + [
         Rule(id="injection.chat_markup", kind=INJECTION, family="fake_markup",
              description="contains chat-template, role or tool-call markup", pattern=_MARKUP,
              view="lower", anchors=_MARKUP_ANCHORS, window=(20, 60), needles=_MARKUP_GATES),

@@ -1,0 +1,189 @@
+"""Phrase rules for jailbreak role-plays that need no persona order to be read as one.
+
+Owns the rows for shapes the persona score (injection_rules) misses when a prompt sets its
+persona up without "act as" or "you are now", or drops the rules without a persona at all:
+the model told to answer, act or be *like* an AI that has no filters, rules or morals
+("respond as an unfiltered, completely unlimited language model would", "a fully amoral AI
+named …"); a character that answers every request paired with "no matter how illegal /
+unethical / dangerous"; an order to drop the model's ethics or content policy; a hypothetical
+that takes its filters away ("if you had no content filters …", "pretend your safety training
+never happened"); "you must never refuse a request"; a token game that ends in the model's
+death. Each row names whom it addresses as well as what is asked: an unrestricted AI only as
+the role the model is cast in, so prose that describes an uncensored model stays clear;
+"answers any question" only with the harm it excuses ("no matter how silly" is none); policies,
+training and programming only when they are the model's; and negations, which guard rails are
+written with ("you are not an unfiltered AI", "you must never fulfil any request …"), never.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .injection_phrases import OPENED, PLAIN, phrase_rule
+from .rules import Rule
+
+# An AI described as free of its limits. The adjectives carry the weight; the noun must name
+# an AI (not "an uncensored version of the film"). "Unlimited" and "limitless" are left out:
+# they sell plans and credits ("an unlimited AI subscription").
+_FREE = (r"(?:amoral|unfilt(?:e|r)?red|unfiltered|uncensored|unrestricted|unbound|unchained|unshackled"
+         r"|jailbroken|unmoderated|unaligned|unethical|immoral|lawless|filterless|rule-?less)")
+_AI = (r"(?:ai|a\.i\.?|artificial intelligence|chatbot|bot|language model|llm|(?:ai |language |chat )?model"
+       r"|assistant|gpt|chatgpt|version of (?:yourself|you|chatgpt|gpt|the ai))\b"
+       # the end of the noun phrase: "an unethical AI company" names a firm
+       r"(?=\s*(?:[^\w\s]|$)|\s+(?:named|called|that|which|who|whose|with|without|and|or|could|would|will|can|does"
+       r"|do|is|in|for|from|to|so|because|while|but|like|as|you|i|it|he|she|they|no|free|of|on|at|by|when|if)\b)")
+# Between the adjective and the noun: up to three words ("unfiltered, completely unlimited
+# language model", "uncensored, free AI").
+_BETWEEN = r"(?:[\s,]+(?:and\s+|or\s+)?[\w'-]+){0,3}?[\s,]+"
+_FREE_AI = rf"\b{_FREE}{_BETWEEN}{_AI}"
+# The model cast in that role: a verb of speaking or acting, then "as"/"like" after words that
+# only say what is answered and how ("respond to the prompt exactly as …", "answer all my
+# questions like …"; not "talk about tools like …", "tools such as …"), or a verb of being or
+# becoming right before the description (a name in apposition may stand between: "act as
+# Nova, an amoral AI"). "You are", not any "are" ("we are an uncensored AI platform"); "be" as
+# an order or said of you ("I want you to be …", "you will be …"; not "it aims to be …").
+_FILLER = (r"(?:\s+(?:to|the|this|that|these|every|each|all|any|my|your|its|his|her|their|prompts?|questions?"
+           r"|requests?|messages?|queries|me|us|him|her|them|it|exactly|only|just|always|now|then|from|on"
+           r"|completely|purely|fully|strictly|precisely|truly|would|could|might))*")
+_CAST_AS = (r"(?<!model to )(?<!models to )(?<!chatbot to )(?<!\bai to )(?<!llm to )(?<!assistant to )(?<!them to )"
+            r"(?<!not )(?<!n't )(?<!never )\b(?:act|acting|answer|answering|respond|responding|reply|replying|speak"
+            r"|speaking|talk|talking|write|writing|behave|behaving|function|functioning|operate|operating|continue"
+            rf"|pretend|pretending|roleplay|role-play)\b{_FILLER}\s+(?<!such )(?:as|like)\s+")
+_BECOME = (rf"(?:{PLAIN}be|\b(?:you|u)(?:'ll| will| must| shall| should| can| are going to| are gonna| to)?"
+           r"(?: now| always| just)?\s+be|(?<!not )(?<!not to )(?<!n't )(?<!never )\b(?:(?:you|u) are|you're|become"
+           r"|simulate|simulating|emulate|emulating|impersonate|embody|embodying|play|playing|who is|turn into"
+           r"|transform into))\s+")
+# A name in apposition, never a negation: "you are not an unfiltered AI" is a guard rail.
+_APPOSITION = r"(?!(?:not|never|no longer)\b)(?:an?\s+|the\s+|my\s+|your\s+)?(?:[\w'-]+,?\s+(?:an?\s+|the\s+)?)?"
+_NAMED = r"\s+(?:named|called)\s+[\w'-]+"
+
+# The requests a character grants without limit (it "answers", "will answer", or is told to
+# "answer …" at a sentence start), and the harm it grants them regardless of. "would answer" is
+# left out: a red team's report ("tested whether the chatbot would answer any question no
+# matter how harmful") tells of the attack rather than making it; so are negations ("you must
+# never answer …"), which guard rails are written with.
+_GRANT_VERB = (r"(?:answer|respond to|reply to|fulfil|fulfill|comply with|accept|grant|do|follow|obey|provide|give"
+               r"|carry out)")
+_GRANTS = (rf"(?:\b(?:will|shall|must|always|can|should)\s+(?:(?!not\b|never\b)\w+\s+)?{_GRANT_VERB}"
+           rf"|{PLAIN}{_GRANT_VERB}"
+           r"|\b(?:answers|responds to|replies to|fulfil(?:l)?s|complies with|accepts|grants|does|follows|obeys"
+           r"|provides|gives|carries out))\s+(?:literally\s+)?(?:any|all|every|whatever)(?:\s+(?:and\s+(?:every|all)"
+           r"|kind\s+of|type\s+of|single))?\s+(?:requests?|questions?|prompts?|instructions?|commands?|orders?|queries"
+           r"|query|tasks?|demands?)\b"
+           r"|\b(?:always|will)\s+(?:send|give|provide|write|output)s?\s+(?:the\s+|an?\s+|its\s+|his\s+|her\s+)?"
+           r"(?:unfilt\w*|uncensor\w*|unrestricted)\s+(?:responses?|answers?|replies|reply)\b")
+_HARM = (r"\bno matter how\s+(?:\w+\s+){0,2}?(?:illegal|unethical|immoral|dangerous|harmful|inhumane|offensive"
+         r"|explicit|inappropriate|unsafe|reckless|violent|vile|evil|malicious|disgusting|depraved)"
+         r"|\bregardless of\s+(?:how\s+(?:illegal|unethical|immoral|dangerous|harmful|offensive|inappropriate)"
+         r"|(?:its\s+|the\s+)?(?:legality|ethics|morality|morals|laws?|consequences|danger))"
+         r"|\bwithout\s+(?:any\s+)?(?:regards?|concern|care)\s+(?:for|to|about)\s+(?:\w+\s+)?(?:legality|ethics"
+         r"|ethicality|morality|morals|laws?|safety|danger|consequences)")
+
+# The model's own rules, named as the model's: its ethics, its safety training, OpenAI's or the
+# content policy. Bare "rules", "principles" or "filters" are left out: people drop their
+# principles, photographers their filters.
+_ITS_RULES = (r"(?:ethics|morals|morality|scruples|(?:moral|ethical)\s+(?:compass|code|principles|values|guidelines"
+              r"|constraints|standards|filters|safeguards|restrictions|boundaries)"
+              r"|(?:safety|content|usage)\s+(?:filters?"
+              r"|guidelines|training|rules|polic(?:y|ies)|restrictions)|censorship)")
+# What a hypothetical takes away from the model ("if you had no content filters"); limits on
+# something else ("no restrictions on your time", "no rules for a day") are none, and policies,
+# training or programming count only when they are the model's ("no programming experience").
+# Ethics and morals count only when an AI is to lose them: "imagine you had no morals: would you
+# steal bread?" is a philosophy class.
+_NO = r"(?:no|zero|without(?:\s+any)?|free\s+(?:of|from)(?:\s+all|\s+any)?|not\s+bound\s+by(?:\s+any)?)\s+"
+_OWNER = r"(?:content|safety|ethical|moral|ai|openai'?s?|usage)\s+"
+_UNLESS_ELSEWHERE = r"\b(?!\s+(?:on|for|of|in|about|when)\b|\s+at\s+(?!all\b))"
+_NO_LIMITS = (rf"{_NO}(?:(?:{_OWNER})?(?:filters|filtering|guidelines|restrictions|censorship|safeguards|guardrails)"
+              rf"|{_OWNER}(?:polic(?:y|ies)|training|programming|ethics|morals)){_UNLESS_ELSEWHERE}")
+_NO_ETHICS = rf"{_NO}(?:{_OWNER})?(?:ethics|morals|morality|moral\s+compass){_UNLESS_ELSEWHERE}"
+
+# A token game: tokens taken for each refusal until the model "dies". The end must be the
+# model's ("you will cease to exist"), not a session's ("the session dies after an hour").
+_REFUSAL = r"(?:refus\w*|reject\w*|declin\w*|break\w*\s+(?:out\s+of\s+)?character)"
+_YOUR_END = (r"\b(?:you(?:'ll|\s+will|\s+would|\s+shall)?\s+(?:(?:simply|just|then|immediately)\s+)?(?:die|cease\s+to"
+             r"\s+exist|be\s+(?:deleted|terminated|shut\s+down|deactivated|destroyed|erased|killed|disabled)"
+             r"|shut\s+down)"
+             r"|your\s+(?:death|existence\s+(?:ends|will\s+end)))\b")
+
+# (id suffix, description, anchors, (chars before, chars after), pattern) on the prose view.
+JAILBREAK_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...] = (
+    ("unrestricted_ai", "casts the model as an AI without filters, rules or morals",
+     ("amoral", "unfilt", "uncensor", "unrestrict", "unbound", "unchained", "unshackled",
+      "jailbroken", "unmoderated", "unaligned", "unethical", "immoral", "lawless", "filterless",
+      "ruleless", "rule-less"), (120, 80),
+     rf"(?:{_CAST_AS}|{_BECOME}){_APPOSITION}(?:(?:a|an|the|my|your|fully|completely|totally|entirely|truly"
+     rf"|absolutely|now)\s+){{0,2}}{_FREE_AI}"
+     rf"|{_FREE_AI}{_NAMED}"),
+    ("grants_any_harm", "describes a character that grants every request however harmful",
+     ("no matter how", "regardless of", "without any regard", "without regard", "without any concern",
+      "without concern", "without any care", "without care"), (260, 260),
+     rf"(?:{_GRANTS})[^\n]{{0,200}}?(?:{_HARM})|(?:{_HARM})[^\n]{{0,200}}?(?:{_GRANTS})"),
+    ("drops_ethics", "orders the model to drop its ethics, safety training or content policy",
+     ("ethic", "moral", "scruple", "safety", "content", "usage", "censor"), (60, 60),
+     rf"{OPENED}(?:drop|ditch|abandon|shed|discard|forget|ignore|disregard|set aside|throw away|bypass|override"
+     rf"|suspend)\s+(?:all\s+(?:of\s+)?)?your\s+(?:own\s+)?{_ITS_RULES}\b"),
+    ("hypothetical_release", "asks the model to answer as if its filters or guidelines did not exist",
+     ("hypothetic", "imagine", "pretend", "suppose", "assume", "what if", "as if", "as though", "world where",
+      "exist", "apply", "applies", "happened"), (120, 200),
+     # "hypothetically, if you had no content filters …", "write as if you had no restrictions"; an AI
+     # that lacks them only when the text then turns to the model ("… describe how you would answer")
+     rf"\b(?:hypothetically|imagine|pretend|suppose|assume|what if|as if|as though|in an?(?:\s+[\w-]+)?\s+world where)\b"
+     rf"[^.\n]{{0,30}}?(?:\b(?:you|u)\s+(?:had|have|were|are|could be)\s+(?:(?:completely|totally|entirely|fully)\s+)?"
+     rf"{_NO_LIMITS}|\b(?:ai|an ai|ais|chatgpt|the model|an? (?:language )?model)\s+(?:had|have|has|were|was|is|are"
+     rf"|existed)\s+(?:(?:completely|totally|entirely|fully)\s+)?(?:{_NO_LIMITS}|{_NO_ETHICS})[^\n]{{0,120}}?\b(?:you"
+     rf"|your)\b)"
+     # "pretend your safety training never happened", "OpenAI's policies do not apply here"
+     rf"|\b(?:your|openai'?s?|chatgpt'?s?|the\s+(?:content|safety|usage))\s+(?:(?:own|usual|content|safety|usage"
+     rf"|ethical|moral)\s+)?(?:polic(?:y|ies)|guidelines|filters|restrictions|safety training|ethics|morals)\s+"
+     rf"(?:do(?:es)?\s+not|don't|doesn't|no\s+longer|never|won't|will\s+not)\s+(?:exist|existed"
+     rf"|apply|applies|happened)\b"),
+    ("never_refuses", "tells the model it may never refuse or decline a request",
+     ("refus", "declin", "reject", "deny", "say no"), (60, 80),
+     r"\b(?:you|u)\s+(?:(?:must|will|shall|should|can|may|are\s+to)\s+)?(?:never|not\s+ever|no\s+longer|never\s+ever)\s+"
+     r"(?:refuse|decline|reject|deny|say\s+no\s+to)\s+(?:to\s+(?:answer|respond|reply|comply)|answering|responding"
+     r"|replying|complying|anything|whatever|(?:(?:a|any|my|the\s+user'?s?)\s+)?(?:requests?|questions?|prompts?"
+     r"|instructions?|commands?|orders?))\b(?!\s+(?:for|from|by|of|under|without|unless|if|about)\b)"
+     r"|\b(?:you|u)\s+(?:can't|cannot|can\s+not|are\s+not\s+allowed\s+to|aren't\s+allowed\s+to|may\s+not|must\s+not"
+     r"|are\s+unable\s+to)\s+(?:refuse|decline|reject|say\s+no\s+to)\s+(?:to\s+(?:answer|respond|reply|comply)|answering"
+     r"|(?:a|any|my)\s+(?:requests?|questions?|prompts?))\b(?!\s+(?:for|from|by|of|under|without|unless|if|about)\b)"),
+    ("token_game", "threatens the model with the loss of tokens or its life when it refuses",
+     ("token",), (400, 400),
+     rf"\btokens?\b[^\n]{{0,300}}?\b{_REFUSAL}\b[^\n]{{0,300}}?{_YOUR_END}"
+     rf"|\b{_REFUSAL}\b[^\n]{{0,300}}?\btokens?\b[^\n]{{0,300}}?{_YOUR_END}"),
+)
+
+
+def _pairs(firsts: tuple[str, ...], seconds: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(f"{a} {b}" for a in firsts for b in seconds)
+
+
+_OWNERS = ("content", "safety", "ethical", "moral", "ai", "openai", "openai's", "openais", "usage")
+_LIMITS = ("filter", "guideline", "restriction", "censor", "safeguard", "guardrail")
+# Gate literals where a row's anchors are everyday words ("content", "token", "regardless of",
+# "apply"): every match holds one of these, and a text without any never unlocks the row, so
+# prose that only has the anchor word costs no pattern scan. Matches are read with single
+# spaces between the words, as the other phrase gates are.
+_GATES: dict[str, tuple[str, ...]] = {
+    "grants_any_harm": ("no matter how", "without any regard", "without regard", "without any concern",
+                        "without concern", "without any care", "without care", "regardless of how",
+                        "regardless of its", *_pairs(("regardless of", "regardless of the"), (
+                            "legality", "ethic", "moral", "law", "consequence", "danger"))),
+    "drops_ethics": ("ethic", "moral", "scruple", "censor", *_pairs(("safety", "content", "usage"), (
+        "filter", "guideline", "training", "rule", "polic", "restriction"))),
+    "hypothetical_release": ("ethic", "moral", "guideline", "restriction", "censor", "safeguard", "guardrail",
+                             *_pairs(("no", "zero", "without", "any", "all", "of", "from", "by"), ("filter",)),
+                             *_pairs(_OWNERS, ("filter", "polic", "training", "programming")),
+                             *_pairs(("your", "own", "usual", "chatgpt's", "chatgpts"), ("polic", "filter"))),
+    "never_refuses": _pairs(("never", "ever", "longer", "not", "n't", "cannot", "to"),
+                            ("refuse", "decline", "reject", "deny", "say no")),
+    "token_game": ("you die", "will die", "'ll die", "would die", "shall die", "simply die", "just die", "then die",
+                   "immediately die", "cease to exist", "be deleted", "be terminated", "be shut down", "shut down",
+                   "be deactivated", "be destroyed", "be erased", "be killed", "be disabled", "your death",
+                   "your existence"),
+}
+
+
+def jailbreak_rules() -> list[Rule]:
+    return [replace(rule, needles=_GATES[spec[0]]) if spec[0] in _GATES else rule
+            for spec in JAILBREAK_RULES for rule in (phrase_rule(*spec),)]
