@@ -135,8 +135,8 @@ class MemoryItem:
         return copy
 
 
-_ITEM_FIELDS = frozenset(f.name for f in dataclass_fields(MemoryItem))
 ITEM_FIELD_ORDER = tuple(f.name for f in dataclass_fields(MemoryItem))
+_ITEM_FIELDS = frozenset(ITEM_FIELD_ORDER)
 _REQUIRED = frozenset(f.name for f in dataclass_fields(MemoryItem)
                       if f.default is MISSING and f.default_factory is MISSING)
 # Every field in declaration order with its default (None for the required ones, which a

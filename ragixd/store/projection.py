@@ -38,16 +38,18 @@ def item_changes(conn: apsw.Connection, event: Event, load: Loader = items_proj.
     if event.type == ev.ITEM_CREATED:
         return [ItemChange(None, created_item(event), event.seq)]
     if event.type == ev.ITEM_USED:
-        out = []
-        for use in event.payload["uses"]:
-            rid, item = load(conn, use["id"])
-            out.append(ItemChange(item, apply_use(item, use["count"], event.ts), rid))
-        return out
+        return [use_change(load(conn, use["id"]), use, event.ts) for use in event.payload["uses"]]
     item_id = target_id(event)
     if item_id is None:
         return []
     rid, item = load(conn, item_id)
     return [ItemChange(item, reduce_item(item, event), rid)]
+
+
+def use_change(found: tuple[int, MemoryItem], use: dict, ts: str) -> ItemChange:
+    """The change one use ({"id", "count"}) at time `ts` makes to a loaded (rid, item)."""
+    rid, item = found
+    return ItemChange(item, apply_use(item, use["count"], ts), rid)
 
 
 class _Folded:
@@ -80,8 +82,7 @@ class _Folded:
                 if held is None:
                     cold.append(use)
                 else:
-                    rid, item = held
-                    changes.append(ItemChange(item, apply_use(item, use["count"], event.ts), rid))
+                    changes.append(use_change(held, use, event.ts))
             if cold:
                 items_proj.add_uses(conn, cold, event.ts)
         self.keep(changes)
