@@ -1,4 +1,9 @@
-"""Benchmark of the vector index (VectorIndex, usearch HNSW bf16 cos). Prints one JSON object.
+"""Benchmark of the vector index (VectorIndex) against a bare usearch HNSW index (bf16, cos).
+Prints one JSON object.
+
+Our index is in the layout the daemon gives the embedder's model past 10k vectors (--layout
+auto): the column-scan table for the hash embedder, the HNSW graph for onnx; --layout graph
+measures the graph on hash vectors. Recall@10 is reported for both indexes.
 
 For each N in --sizes (default 100k and 1M), in one run:
 - add rate: our path (VectorIndex.add in batches of --batch, as VectorStore.apply feeds it
@@ -204,8 +209,9 @@ def _rss_kb() -> dict[str, int]:
     return out
 
 
-def index_worker(kind: str, threads: str, conn) -> None:
-    """One index in a fresh process: 'ours' is VectorIndex, 'bare' is usearch's Index."""
+def index_worker(kind: str, threads: str, conn, layout: str = "graph") -> None:
+    """One index in a fresh process: 'ours' is VectorIndex (in `layout`), 'bare' is usearch's
+    Index."""
     import gc
 
     from usearch.index import Index
@@ -219,7 +225,7 @@ def index_worker(kind: str, threads: str, conn) -> None:
             vindex.Index = SingleThreadIndex   # the class VectorIndex instantiates
         # Never saved: the path only names the index. Removed when this process exits.
         tmp = tempfile.TemporaryDirectory(prefix="ragix-bench-vi-")
-        vi = vindex.VectorIndex(Path(tmp.name) / "hash.usearch", DIM, model="hash-v1-384")
+        vi = vindex.VectorIndex(Path(tmp.name) / "hash.usearch", DIM, model="hash-v1-384", layout=layout)
         raw = lambda: vi._index
         assert {k: v for k, v in vi._params.items() if k in PARAMS} == PARAMS, vi._params
         assert vi._params["expansion_search"] == WRAPPER_EXPANSION_SEARCH, vi._params
@@ -278,10 +284,10 @@ def index_worker(kind: str, threads: str, conn) -> None:
 
 
 class Worker:
-    def __init__(self, kind: str, threads: str) -> None:
+    def __init__(self, kind: str, threads: str, layout: str = "graph") -> None:
         ctx = mp.get_context("spawn")
         self.conn, child = ctx.Pipe()
-        self.proc = ctx.Process(target=index_worker, args=(kind, threads, child), daemon=True)
+        self.proc = ctx.Process(target=index_worker, args=(kind, threads, child, layout), daemon=True)
         self.proc.start()
         _, self.rss0, self.accel = self.conn.recv()
         self.kind = kind
@@ -307,7 +313,7 @@ def mb(kb: int) -> float:
 
 def bench_indexes(data: np.ndarray, sizes: list[int], queries: dict[str, np.ndarray],
                   batch: int, expansions: list[int], reps: int, threads: str,
-                  lockstep: str, between: Any = None) -> list[dict[str, Any]]:
+                  lockstep: str, between: Any = None, layout: str = "graph") -> list[dict[str, Any]]:
     """Grow both indexes through the sizes; `between()` runs after the first size, while both
     index processes sit idle (so the daemon part lands early and sees no index work)."""
     names = list(queries)
@@ -317,7 +323,7 @@ def bench_indexes(data: np.ndarray, sizes: list[int], queries: dict[str, np.ndar
         spans[n] = slice(at, at + len(queries[n]))
         at += len(queries[n])
     truth = GroundTruth(allq)
-    ours, bare = Worker("ours", threads), Worker("bare", threads)
+    ours, bare = Worker("ours", threads, layout), Worker("bare", threads)
     results = []
     started = time.perf_counter()
     try:
@@ -343,7 +349,7 @@ def bench_indexes(data: np.ndarray, sizes: list[int], queries: dict[str, np.ndar
                     el = time.perf_counter() - started
                     progress(f"  {done}: ours {ours.added / ours.wall:.0f}/s, bare {bare.added / bare.wall:.0f}/s "
                              f"(wall per index); elapsed {el:.0f}s, load {os.getloadavg()[0]:.1f}")
-            entry: dict[str, Any] = {"n": size}
+            entry: dict[str, Any] = {"n": size, "layout": layout}
             entry["add"] = {
                 "batch": batch, "threads": threads, "lockstep": lockstep,
                 "ours_vectors_per_s": round(ours.added / ours.wall),
@@ -393,12 +399,13 @@ def search_block(ours: Worker, bare: Worker, truth: GroundTruth, data: np.ndarra
         row: dict[str, Any] = {"expansion_search": ef}
         # Ours, then bare usearch; keys from ours give the recall, bare's latency is the floor.
         okeys, olat = ours.call("search", ef, allq, 10, reps)
-        _, blat = bare.call("search", ef, allq, 10, reps)
+        bkeys, blat = bare.call("search", ef, allq, 10, reps)
         for name, rows in spans.items():
             lat = [s for per in olat[rows] for s in per]
             blats = [s for per in blat[rows] for s in per]
             rec = truth.recall(okeys[rows], rows, data)
-            row[name] = {**percentiles(lat), **rec, "usearch_bare": percentiles(blats)}
+            row[name] = {**percentiles(lat), **rec,
+                         "usearch_bare": {**percentiles(blats), **truth.recall(bkeys[rows], rows, data)}}
             if reached[name] is None and rec["recall_at_10"] >= RECALL_TARGET:
                 reached[name] = ef
         out["by_expansion"].append(row)
@@ -526,6 +533,9 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
                     help="processes embedding the texts")
     ap.add_argument("--cache-dir", default=None, help="keep the embedded vectors here across runs")
+    ap.add_argument("--layout", choices=("auto", "graph", "scan"), default="auto",
+                    help="our index's layout past 10k vectors: auto is what the daemon uses for the "
+                         "embedder (scan for hash, the HNSW graph for onnx)")
     ap.add_argument("--embedder", choices=("hash", "onnx"), default="hash",
                     help="whose vectors to index: hash (the default embedder) or onnx (MiniLM, the "
                          "optional extra: a real model's geometry); the daemon part needs hash")
@@ -537,12 +547,14 @@ def main() -> None:
         args.sizes, args.queries, args.reps, args.daemon_queries = "20000", 100, 2, 200
         args.daemon_items = min(args.daemon_items, 5000)
     sizes = sorted({int(s) for s in args.sizes.split(",") if s.strip()})
+    layout = args.layout if args.layout != "auto" else ("scan" if args.embedder == "hash" else "graph")
     expansions = sorted({int(e) for e in args.expansions.split(",")} | {WRAPPER_EXPANSION_SEARCH})
     import usearch
     t_start = time.perf_counter()
     out: dict[str, Any] = {
         "bench": "vectors", "cpus": os.cpu_count(), "usearch": usearch.__version__,
         "params": {**PARAMS, "expansion_search_wrapper": WRAPPER_EXPANSION_SEARCH},
+        "layout": layout,
         "sizes": sizes, "load_avg_start": [round(x, 2) for x in os.getloadavg()],
     }
     with tempfile.TemporaryDirectory(prefix="ragix-bench-vectors-", dir=os.environ.get("BENCH_TMP")) as tmp:
@@ -580,7 +592,7 @@ def main() -> None:
 
         out["indexes"] = bench_indexes(data, sizes, {"short": short, "passage": passage}, args.batch,
                                        expansions, args.reps, args.our_threads, args.lockstep,
-                                       between=daemon_part)
+                                       between=daemon_part, layout=layout)
         del data
     out["targets"] = targets(out)
     out["load_avg_end"] = [round(x, 2) for x in os.getloadavg()]

@@ -29,6 +29,8 @@ WORD_WEIGHT = 1.0
 PAIR_WEIGHT = 0.25
 NGRAM_WEIGHT = 2.0
 
+MODEL_PREFIX = "hash-v"  # every hash model's name: hash-v<FEATURE_VERSION>-<dimension>
+
 _CACHE_LIMIT = 50_000  # entries per cache; bounds memory to tens of MB
 _EMPTY_FEATURE = "\x00empty"
 
@@ -40,6 +42,13 @@ def feature_hash(feature: str) -> int:
 
 
 MAX_DIMENSION = 4096  # as wide as the largest learned models'
+
+
+def is_hash_model(model: str) -> bool:
+    """Whether vectors stored under this model name are the hash embedder's (any version).
+    Their queries set few dimensions, so large indexes of them are scanned by column rather
+    than searched in an HNSW graph (vectors/scan.py)."""
+    return model.startswith(MODEL_PREFIX)
 
 
 class HashEmbedder:
@@ -61,7 +70,7 @@ class HashEmbedder:
         if isinstance(dimension, bool) or not isinstance(dimension, int) or not 8 <= dimension <= MAX_DIMENSION:
             raise ValueError(f"dimension must be a whole number from 8 to {MAX_DIMENSION}, not {dimension!r}")
         self.dimension = dimension
-        self.model_name = f"hash-v{FEATURE_VERSION}-{dimension}"
+        self.model_name = f"{MODEL_PREFIX}{FEATURE_VERSION}-{dimension}"
         self._word_cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._pair_cache: dict[str, tuple[int, float]] = {}
 

@@ -19,6 +19,7 @@ import numpy as np
 
 from ..domain import events as ev
 from ..domain.events import Event
+from ..embed.hashing import is_hash_model
 from ..logs import get
 from ..store import log
 from ..vectors.index import VectorIndex
@@ -45,7 +46,8 @@ class VectorStore:
         index = self.indexes.get(model)
         if index is None:
             self.directory.mkdir(parents=True, exist_ok=True)
-            index = VectorIndex(self.directory / f"{_safe_name(model)}.usearch", dimension, model=model)
+            index = VectorIndex(self.directory / f"{_safe_name(model)}.usearch", dimension, model=model,
+                                layout="scan" if is_hash_model(model) else "graph")
             self.indexes[model] = index
         return index
 

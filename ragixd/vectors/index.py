@@ -1,10 +1,14 @@
-"""A per-model nearest-neighbour index over item vectors: a flat table, then a usearch HNSW graph.
+"""A per-model nearest-neighbour index over item vectors: a flat table, then a usearch HNSW graph
+or a column-scan table.
 
 Up to EXACT_BELOW vectors (most personal stores) the vectors sit in a flat table searched
 exactly (flat.py): no graph to build, so an insert is a row copy. The add that takes the index
-past that size builds the HNSW graph from the table in one batch (~3-4 s for 10k vectors, on the
-thread that adds; searches go on over the table meanwhile), and from then on every insert goes
-into the graph.
+past that size moves them into the index's large layout:
+- "graph" (learned models' dense vectors): a usearch HNSW graph, built from the table in one
+  batch (~3-4 s for 10k vectors, on the thread that adds; searches go on over the table
+  meanwhile), and from then on every insert goes into the graph;
+- "scan" (the hash embedder, whose queries touch few dimensions and whose nearly orthogonal
+  vectors an HNSW graph searches poorly): scan.py's table, where an insert is again a row copy.
 
 Owns one index file and its sidecar: integer keys (item row ids) to unit vectors, cosine
 similarity search with an exclusion set, and checkpoints that are written atomically and
@@ -36,6 +40,10 @@ from ragixd.errors import StoreError
 from ragixd.nowait import holding
 from ragixd.vectors.flat import MAGIC as FLAT_MAGIC
 from ragixd.vectors.flat import FlatVectors
+from ragixd.vectors.scan import MAGIC as SCAN_MAGIC
+from ragixd.vectors.scan import ScanVectors
+
+LAYOUTS = ("graph", "scan")
 
 SIDECAR_FORMAT = 1
 # Up to this many vectors they are kept in a flat table and a search compares the query with
@@ -66,7 +74,11 @@ class VectorIndex:
         expansion_search: int = 256,
         *,
         model: str = "",
+        layout: str = "graph",
     ) -> None:
+        if layout not in LAYOUTS:
+            raise ValueError(f"layout must be one of {', '.join(LAYOUTS)}, not {layout!r}")
+        self.layout = layout
         self.path = Path(path)
         self.dimension = dimension
         self.model = model
@@ -81,7 +93,7 @@ class VectorIndex:
         self._lock = threading.Lock()
         self._change_lock = threading.Lock()  # one add, remove, load or clear at a time
         self._save_lock = threading.Lock()  # one checkpoint at a time (they share temp names)
-        self._index: Index | FlatVectors = FlatVectors(dimension)
+        self._index: Index | FlatVectors | ScanVectors = FlatVectors(dimension)
 
     @property
     def is_flat(self) -> bool:
@@ -118,6 +130,9 @@ class VectorIndex:
                     self._index.remove(keys_arr[present])
                 self._index.add(keys_arr, vecs)
                 table = self._index if self.is_flat and len(self._index) > EXACT_BELOW else None
+                if table is not None and self.layout == "scan":  # row copies: quick
+                    self._index = _scan_of(table.keys, table.vectors, self.dimension)
+                    table = None
             if table is not None:
                 self._build_graph(table)
 
@@ -241,30 +256,52 @@ class VectorIndex:
             self._index = fresh
         return int(meta["seq"])
 
-    def _restore(self, blob: bytes) -> Index | FlatVectors | None:
-        """The table or graph a checkpoint holds (None if unreadable). A graph of no more than
-        EXACT_BELOW vectors (saved before the flat table existed) comes back as a table."""
+    def _restore(self, blob: bytes) -> Index | FlatVectors | ScanVectors | None:
+        """The table or graph a checkpoint holds, in this index's layout (None if unreadable).
+        A file of another layout is converted: a graph of no more than EXACT_BELOW vectors
+        (saved before the flat table existed) comes back as a table, a graph in a scan index
+        (saved before the scan table existed) as a scan table, a scan table in a graph index
+        as a graph."""
         try:
             if blob.startswith(FLAT_MAGIC):
                 return FlatVectors.load(blob, self.dimension)
+            if blob.startswith(SCAN_MAGIC):
+                scanned = ScanVectors.load(blob, self.dimension)
+                if self.layout == "scan" and len(scanned) > EXACT_BELOW:
+                    return scanned
+                return self._arranged(scanned.keys, scanned.vectors)
             graph = Index(**self._params)
             graph.load(blob)
         except (RuntimeError, ValueError, OSError):  # what usearch and numpy raise on a bad file
             return None
         if graph.ndim != self.dimension:
             return None
-        if len(graph) > EXACT_BELOW:
+        if self.layout == "graph" and len(graph) > EXACT_BELOW:
+            return graph
+        keys = np.asarray(graph.keys, dtype=np.uint64)
+        return self._arranged(keys, np.asarray(graph.get(keys), dtype=np.float32) if len(keys) else
+                              np.zeros((0, self.dimension), dtype=np.float32))
+
+    def _arranged(self, keys: np.ndarray, vectors: np.ndarray) -> Index | FlatVectors | ScanVectors:
+        """These vectors in the structure this index uses at their count."""
+        if len(keys) > EXACT_BELOW:
+            if self.layout == "scan":
+                return _scan_of(keys, vectors, self.dimension)
+            graph = Index(**self._params)
+            graph.add(keys, vectors)
             return graph
         table = FlatVectors(self.dimension)
-        if len(graph):
-            keys = np.asarray(graph.keys, dtype=np.uint64)
-            table.add(keys, np.asarray(graph.get(keys), dtype=np.float32))
+        if len(keys):
+            table.add(keys, vectors)
         return table
 
     def _storage_dtype(self) -> str:
-        """How the index holds its vectors: the flat table float32, a graph its own type."""
+        """How the index holds its vectors: the flat table float32, the scan table bfloat16
+        rows and int8 columns, a graph its own type."""
         if self.is_flat:
             return "f32"
+        if isinstance(self._index, ScanVectors):
+            return "bf16+i8"
         return self._index.dtype.name.lower()
 
     def clear(self) -> None:
@@ -308,6 +345,13 @@ def exact_search(
         pick = np.flatnonzero(sims >= kth)
     order = sorted(pick.tolist(), key=lambda i: (-float(sims[i]), int(labels[i])))[:k]
     return [(int(labels[i]), float(sims[i])) for i in order]
+
+
+def _scan_of(keys: np.ndarray, vectors: np.ndarray, dimension: int) -> ScanVectors:
+    table = ScanVectors(dimension)
+    if len(keys):
+        table.add(keys, vectors)
+    return table
 
 
 def _as_keys(keys: Iterable[int] | np.ndarray) -> np.ndarray:

@@ -26,13 +26,15 @@ def rng() -> np.random.Generator:
     return np.random.default_rng(7)
 
 
-@pytest.fixture(params=["flat", "graph"])
+@pytest.fixture(params=["flat", "graph", "scan"])
 def filled(request, tmp_path, rng, monkeypatch):
-    """200 vectors, in the flat table or (EXACT_BELOW lowered) in the HNSW graph."""
-    if request.param == "graph":
+    """200 vectors, in the flat table or (EXACT_BELOW lowered) in the HNSW graph or the
+    column-scan table."""
+    if request.param != "flat":
         monkeypatch.setattr(vector_index, "EXACT_BELOW", 0)
     vectors = unit(rng.standard_normal((200, DIM)))
-    index = VectorIndex(tmp_path / "idx.usearch", DIM, model="hash-v1-32")
+    layout = "scan" if request.param == "scan" else "graph"
+    index = VectorIndex(tmp_path / "idx.usearch", DIM, model="hash-v1-32", layout=layout)
     index.add(np.arange(1000, 1200), vectors)
     assert index.is_flat == (request.param == "flat")
     return index, vectors
@@ -94,7 +96,7 @@ def test_save_load_round_trip(filled, tmp_path):
     meta = json.loads(index.sidecar_path.read_text())
     assert meta["seq"] == 4242 and meta["count"] == 200 and meta["model"] == "hash-v1-32"
     assert meta["checksum"].startswith("sha256:")
-    again = VectorIndex(index.path, DIM, model="hash-v1-32")
+    again = VectorIndex(index.path, DIM, model="hash-v1-32", layout=index.layout)
     assert again.load() == 4242
     assert len(again) == 200
     assert again.search(vectors[5], 3) == index.search(vectors[5], 3)
@@ -118,7 +120,7 @@ def test_damaged_file_says_rebuild(filled, damage):
         index.path.write_bytes(b"\x00garbage" * (len(data) // 8))
     else:
         index.path.unlink()
-    again = VectorIndex(index.path, DIM, model="hash-v1-32")
+    again = VectorIndex(index.path, DIM, model="hash-v1-32", layout=index.layout)
     assert again.load() is None
     assert len(again) == 0
 
@@ -319,7 +321,7 @@ def test_a_flat_file_of_the_wrong_shape_says_rebuild(tmp_path, rng):
     meta = json.loads(index.sidecar_path.read_text())
     meta.update(size=len(blob), checksum=vector_index._checksum(blob))
     index.sidecar_path.write_text(json.dumps(meta))
-    again = VectorIndex(index.path, DIM, model="hash-v1-32")
+    again = VectorIndex(index.path, DIM, model="hash-v1-32", layout=index.layout)
     assert again.load() is None and len(again) == 0
 
 
