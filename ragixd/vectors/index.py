@@ -47,7 +47,7 @@ LAYOUTS = ("graph", "scan")
 
 SIDECAR_FORMAT = 1
 # Up to this many vectors they are kept in a flat table and a search compares the query with
-# every one (~1.5 ms at 10k here); past it, an HNSW graph.
+# every one (~1.5 ms at 10k here); past it, an HNSW graph or the scan table (the layout).
 # The HNSW graph misses near-duplicates: among 1,000 hashed texts that differ by a number or
 # two, a text's own item was not in its top 10 for ~1-2 % of them, even at expansion 1024.
 EXACT_BELOW = 10_000
@@ -296,12 +296,12 @@ class VectorIndex:
         return table
 
     def _storage_dtype(self) -> str:
-        """How the index holds its vectors: the flat table float32, the scan table bfloat16
-        rows and int8 columns, a graph its own type."""
+        """How the index holds its vectors: the flat table float32, the scan table int16 with
+        a scale per vector, a graph its own type."""
         if self.is_flat:
             return "f32"
         if isinstance(self._index, ScanVectors):
-            return "bf16+i8"
+            return "i16"
         return self._index.dtype.name.lower()
 
     def clear(self) -> None:
