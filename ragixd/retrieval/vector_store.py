@@ -163,6 +163,12 @@ class VectorStore:
         index = self.indexes.get(model)
         return index.exact(vector, keys, k) if index is not None else []
 
+    def overlaps(self, model: str) -> bool:
+        """Whether this model's index search gains from running beside other work: only an
+        HNSW graph's leaves the GIL throughout."""
+        index = self.indexes.get(model)
+        return index is not None and index.is_graph
+
     def counts(self) -> dict[str, int]:
         return {model: len(index) for model, index in self.indexes.items()}
 

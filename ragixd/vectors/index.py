@@ -101,6 +101,12 @@ class VectorIndex:
         return isinstance(self._index, FlatVectors)
 
     @property
+    def is_graph(self) -> bool:
+        """Whether searches run in usearch's HNSW graph, native code that leaves the GIL for
+        the whole search (the tables search with many short numpy calls)."""
+        return isinstance(self._index, Index)
+
+    @property
     def sidecar_path(self) -> Path:
         return self.path.with_name(self.path.name + ".meta.json")
 

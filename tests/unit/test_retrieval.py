@@ -236,8 +236,9 @@ def test_vector_weight_is_the_embedders_own_unless_the_config_sets_one():
 
 
 def test_an_index_that_outgrows_its_flat_table_keeps_every_vector_across_restarts(tmp_path, monkeypatch):
-    """Past EXACT_BELOW (lowered here) the index builds its graph; its checkpoint, a restart,
-    a catch-up of writes after the checkpoint and an archive all keep the same items found."""
+    """Past EXACT_BELOW (lowered here) the index moves into its large layout (the hash
+    embedder's: the scan table); its checkpoint, a restart, a catch-up of writes after the
+    checkpoint and an archive all keep the same items found."""
     from ragixd.vectors import index as vector_index
     monkeypatch.setattr(vector_index, "EXACT_BELOW", 8)
     home = tmp_path / "home"
@@ -257,7 +258,7 @@ def test_an_index_that_outgrows_its_flat_table_keeps_every_vector_across_restart
     assert not index.is_flat and len(index) == len(DOCS) + 5
     assert ids_for(m, "Alice goes skiing in the Alps", mode="vector", k=1)[0] == ["Holiday"]
     assert ids_for(m, "worker certificate alert", mode="vector", k=1)[0] == ["Runbook 4"]
-    m.vectors.save()  # a checkpoint of the graph
+    m.vectors.save()  # a checkpoint of the scan table
     holiday = m.store.reader().execute("SELECT id FROM memory_items WHERE title = 'Holiday'").fetchone()[0]
     m.execute([c.ArchiveItem(holiday, reason="outdated")])
     m.close()
@@ -288,3 +289,38 @@ def test_recall_weights_out_of_range_are_a_config_error(bad):
     from ragixd.errors import ConfigError
     with pytest.raises(ConfigError):
         RecallConfig.from_mapping(bad)
+
+
+def test_a_scan_table_searched_in_turn_answers_as_one_searched_beside(tmp_path, monkeypatch):
+    """Hybrid search runs a table's search before the full-text query, a graph's beside it:
+    the answers are the same either way."""
+    from datetime import datetime, timezone
+
+    from ragixd.retrieval.vector_store import VectorStore
+    from ragixd.vectors import index as vector_index
+    monkeypatch.setattr(vector_index, "EXACT_BELOW", 8)
+    m = Memory(tmp_path / "home", synchronous="OFF", backfill=False)
+    try:
+        for title, content, tags in DOCS * 3:
+            m.execute([c.CreateItem({"title": f"{title} {len(content)}", "content": content + " " + title,
+                                     "tags": tags})])
+        m.execute([c.CreateItem({"title": f"Note {n}", "content": f"Postgres note {n} on vacuum and {w}"})
+                   for n, w in enumerate(("locks", "bloat", "indexes", "autovacuum"))])
+        (index,) = m.vectors.indexes.values()
+        assert index.layout == "scan" and not index.is_flat and not m.vectors.overlaps(index.model)
+        now = datetime(2030, 1, 1, tzinfo=timezone.utc)
+        queries = ["postgress vacum", "skiing Alps", "pare-feu port", "espresso", "deploy friday"]
+
+        def answers():
+            reader = m.store.reader()
+            return [[(h.item.id, h.score) for h in m.search.search(reader, q, Filters(), 5, "hybrid", now)[0]]
+                    for q in queries] + \
+                   [[(h.item.id, h.score) for h in m.search.search(reader, q, Filters(tags=["db"]), 5, "hybrid", now)[0]]
+                    for q in queries]
+
+        in_turn = answers()
+        monkeypatch.setattr(VectorStore, "overlaps", lambda self, model: True)
+        assert answers() == in_turn
+        assert any(in_turn)
+    finally:
+        m.close()
