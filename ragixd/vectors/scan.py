@@ -155,15 +155,16 @@ class ScanVectors:
 
     # -- reading -------------------------------------------------------------------------------
 
-    def _stacked(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Every stored (key, int16 row, scale), in row order."""
+    def _stacked(self, codes: bool = True) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
+        """Every stored (key, int16 row or None, scale), in row order."""
         if not self._blocks:
-            return (np.zeros(0, np.uint64), np.zeros((0, self.ndim), np.int16), np.zeros(0, np.float32))
-        n, parts = self._count, []
-        for b, block in enumerate(self._blocks):
-            size = min(BLOCK, n - b * BLOCK)
-            parts.append((block.keys[:size], block.cols[:, :size].T, block.scales[:size]))
-        return tuple(np.concatenate([p[i] for p in parts]) for i in range(3))  # type: ignore[return-value]
+            return (np.zeros(0, np.uint64), np.zeros((0, self.ndim), np.int16) if codes else None,
+                    np.zeros(0, np.float32))
+        sizes = [min(BLOCK, self._count - b * BLOCK) for b in range(len(self._blocks))]
+        pairs = list(zip(self._blocks, sizes))
+        return (np.concatenate([blk.keys[:size] for blk, size in pairs]),
+                np.concatenate([blk.cols[:, :size].T for blk, size in pairs]) if codes else None,
+                np.concatenate([blk.scales[:size] for blk, size in pairs]))
 
     @property
     def keys(self) -> np.ndarray:
@@ -295,11 +296,17 @@ class ScanVectors:
     # -- persistence ---------------------------------------------------------------------------
 
     def save(self) -> bytes:
-        keys, codes, scales = self._stacked()
+        """The keys, the scales, then each block's columns as stored (no transposed copy of the
+        whole table: at 1M vectors that would be 768 MB more while saving)."""
+        keys, _, scales = self._stacked(codes=False)
         buf = io.BytesIO()
         buf.write(MAGIC)
-        for array in (keys, np.ascontiguousarray(codes), scales):
-            np.save(buf, array, allow_pickle=False)
+        np.save(buf, keys, allow_pickle=False)
+        np.save(buf, scales, allow_pickle=False)
+        sizes = [min(BLOCK, self._count - b * BLOCK) for b in range(len(self._blocks))]
+        np.save(buf, np.array(sizes, dtype=np.int64), allow_pickle=False)
+        for block, size in zip(self._blocks, sizes):
+            np.save(buf, block.cols[:, :size], allow_pickle=False)
         return buf.getvalue()
 
     @classmethod
@@ -308,11 +315,19 @@ class ScanVectors:
         if not blob.startswith(MAGIC):
             raise ValueError("not a scan vector table")
         buf = io.BytesIO(blob[len(MAGIC):])
-        keys, codes, scales = (np.load(buf, allow_pickle=False) for _ in range(3))
-        if keys.dtype != np.uint64 or codes.dtype != np.int16 or scales.dtype != np.float32 \
-                or codes.shape != (len(keys), ndim) or scales.shape != keys.shape \
-                or len(np.unique(keys)) != len(keys) or not np.all(np.isfinite(scales)):
+        keys, scales, sizes = (np.load(buf, allow_pickle=False) for _ in range(3))
+        if keys.dtype != np.uint64 or scales.dtype != np.float32 or sizes.dtype != np.int64 \
+                or keys.ndim != 1 or scales.shape != keys.shape or sizes.ndim != 1 \
+                or int(sizes.sum()) != len(keys) or len(np.unique(keys)) != len(keys) \
+                or not np.all(np.isfinite(scales)):
             raise ValueError("scan vector table of the wrong shape")
         table = cls(ndim)
-        table._append(keys, codes, scales)  # the same codes: the same answers as before saving
+        at = 0
+        for size in sizes.tolist():
+            cols = np.load(buf, allow_pickle=False)
+            if cols.dtype != np.int16 or cols.shape != (ndim, size):
+                raise ValueError("scan vector table of the wrong shape")
+            # the same codes: the same answers as before saving
+            table._append(keys[at:at + size], cols.T, scales[at:at + size])
+            at += size
         return table
