@@ -136,20 +136,17 @@ class VectorIndex:
                     self._index.remove(keys_arr[present])
                 self._index.add(keys_arr, vecs)
                 table = self._index if self.is_flat and len(self._index) > EXACT_BELOW else None
-                if table is not None and self.layout == "scan":  # row copies: quick
-                    self._index = _scan_of(table.keys, table.vectors, self.dimension)
-                    table = None
             if table is not None:
-                self._build_graph(table)
+                self._outgrow(table)
 
-    def _build_graph(self, table: FlatVectors) -> None:
-        """Move the vectors from the flat table into an HNSW graph. The build runs outside the
-        search lock (searches use the table until the swap); no change can happen meanwhile,
-        as the caller holds the change lock."""
-        graph = Index(**self._params)
-        graph.add(table.keys, table.vectors)
+    def _outgrow(self, table: FlatVectors) -> None:
+        """Move the vectors from the flat table into the layout's large structure. It is built
+        outside the search lock (searches use the table until the swap: an HNSW graph of 10k
+        vectors takes seconds); no change can happen meanwhile, as the caller holds the change
+        lock."""
+        grown = self._arranged(table.keys, table.vectors)
         with self._lock:
-            self._index = graph
+            self._index = grown
 
     def remove(self, keys: Iterable[int] | np.ndarray) -> int:
         """Remove keys (absent ones are ignored); return how many were removed."""
@@ -292,7 +289,9 @@ class VectorIndex:
         """These vectors in the structure this index uses at their count."""
         if len(keys) > EXACT_BELOW:
             if self.layout == "scan":
-                return _scan_of(keys, vectors, self.dimension)
+                scanned = ScanVectors(self.dimension)
+                scanned.add(keys, vectors)
+                return scanned
             graph = Index(**self._params)
             graph.add(keys, vectors)
             return graph
@@ -351,13 +350,6 @@ def exact_search(
         pick = np.flatnonzero(sims >= kth)
     order = sorted(pick.tolist(), key=lambda i: (-float(sims[i]), int(labels[i])))[:k]
     return [(int(labels[i]), float(sims[i])) for i in order]
-
-
-def _scan_of(keys: np.ndarray, vectors: np.ndarray, dimension: int) -> ScanVectors:
-    table = ScanVectors(dimension)
-    if len(keys):
-        table.add(keys, vectors)
-    return table
 
 
 def _as_keys(keys: Iterable[int] | np.ndarray) -> np.ndarray:
