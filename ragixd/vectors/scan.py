@@ -288,7 +288,11 @@ class ScanVectors:
         rows = np.arange(size)
         if len(step.rest):
             rows = np.sort(_best(scores, int(np.ceil(size * step.share))))  # in memory order
-            more = step.query[step.rest] @ block.cols[np.ix_(step.rest, rows)].astype(np.float32)
+            if len(rows) >= 4 * len(step.rest):  # one take per dimension: ~30 % faster
+                values = np.stack([block.cols[d].take(rows) for d in step.rest.tolist()])
+            else:                                # than this, unless the calls are many and short
+                values = block.cols[np.ix_(step.rest, rows)]
+            more = step.query[step.rest] @ values.astype(np.float32)
             scores = scores[rows] + more * factors[rows]
         best = _best(scores, step.keep)
         return block.keys[rows[best]], scores[best]

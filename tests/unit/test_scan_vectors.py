@@ -208,3 +208,22 @@ def test_best_picks_the_k_largest(n, k, seed, coarse):
     assert len(picked) == min(n, k) and len(set(picked.tolist())) == len(picked)
     if n > k:  # the same values as the k largest (ties may pick either position)
         assert sorted(scores[picked].tolist()) == sorted(np.sort(scores)[n - k:].tolist())
+
+
+def test_a_shortlist_of_every_vector_gives_the_exact_answer_either_way_it_is_read():
+    """Completing the shortlist's scores reads one dimension at a time when the shortlist is
+    long, through a 2-d index when it is short: both give exact scores."""
+    rng = np.random.default_rng(6)
+    vectors = unit(rng.standard_normal((700, DIM)))
+    keys = np.arange(700, dtype=np.uint64)
+    for per_vector in (DIM - 10, 1):  # rows >= 4 x the other dims, then rows < them
+        table = ScanVectors(DIM, scan_budget=700 * 10, min_dims=4, shortlist_values=700 * per_vector)
+        table.add(keys, vectors)
+        for query in unit(rng.standard_normal((5, DIM))):
+            found = table.search(query, 10)
+            if per_vector > 1:
+                assert found.keys.tolist() == brute(vectors, keys, query, 10)
+            sims = 1.0 - found.distances
+            exact = (rounded(vectors)[found.keys.astype(int)] @ query) / np.linalg.norm(
+                rounded(vectors)[found.keys.astype(int)], axis=1)
+            assert np.allclose(sims, exact, atol=1e-5)
