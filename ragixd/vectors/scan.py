@@ -168,7 +168,7 @@ class ScanVectors:
 
     @property
     def keys(self) -> np.ndarray:
-        return self._stacked()[0].copy()
+        return self._stacked(codes=False)[0]  # a new array: concatenated
 
     @property
     def vectors(self) -> np.ndarray:
