@@ -54,6 +54,8 @@ class Settings:
     embedders: tuple[Mapping[str, Any], ...] = ({"backend": "hash"},)
     recall: Mapping[str, Any] = field(default_factory=dict)
     policy: Mapping[str, Any] = field(default_factory=dict)
+    # [vectors] of the file: `layout` of each model's index past 10k vectors (vector_store.py).
+    vectors: Mapping[str, Any] = field(default_factory=dict)
     sources: Mapping[str, str] = field(default_factory=dict)
 
     @property
@@ -66,7 +68,7 @@ class Settings:
 
 
 # Tables and keys of the file that are not plain settings.
-_TABLES = ("trust", "embedder", "extra_embedders", "recall", "policy")
+_TABLES = ("trust", "embedder", "extra_embedders", "recall", "policy", "vectors")
 
 
 def _endpoint(value: Any) -> str:
@@ -159,7 +161,7 @@ def resolve(flags: Mapping[str, Any] | None = None, env: Mapping[str, str] | Non
     values: dict[str, Any] = {}
     sources: dict[str, str] = {}
     for f in fields(Settings):
-        if f.name in ("config_file", "trust", "sources", "embedders", "recall", "policy"):
+        if f.name in ("config_file", "trust", "sources", "embedders", "recall", "policy", "vectors"):
             continue
         for source, mapping, key in (("flag", flags, f.name), ("env", env, "RAGIX_" + f.name.upper()),
                                      ("file", file_data, f.name)):
@@ -178,7 +180,8 @@ def resolve(flags: Mapping[str, Any] | None = None, env: Mapping[str, str] | Non
         raise ConfigError("[trust] must map client public keys to full, inner, familiar or public")
     return Settings(config_file=config_file if config_file.is_file() else None, trust=trust,
                     sources=sources, embedders=_embedders(flags, env, file_data, config_file),
-                    recall=_table(file_data, "recall"), policy=_table(file_data, "policy"), **values)
+                    recall=_table(file_data, "recall"), policy=_table(file_data, "policy"),
+                    vectors=_table(file_data, "vectors"), **values)
 
 
 def _table(data: Mapping[str, Any], key: str) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from .domain.policy import Policy, PolicyConfig, native
 from .memory import Memory
 from .native_cache import DirectoryCache
 from .retrieval.hybrid import RecallConfig
+from .retrieval.vector_store import layout_from_mapping
 
 log = logs.get("ragixd")
 
@@ -88,7 +89,8 @@ def run(settings: config.Settings, notifier: Notifier, flags: dict) -> None:
     with notifier.extending():
         memory = Memory(settings.home, synchronous=settings.synchronous, embedders=settings.embedders,
                         recall=RecallConfig.from_mapping(settings.recall),
-                        policy=Policy(PolicyConfig.from_dict(settings.policy)))
+                        policy=Policy(PolicyConfig.from_dict(settings.policy)),
+                        vector_layout=layout_from_mapping(dict(settings.vectors)))
         # Before READY, so the first write does not pay for compiling the policy's native
         # prefilter; compiled databases are kept in the cache directory for the next start.
         native.use_cache(DirectoryCache(paths.cache_dir() / "policy"))

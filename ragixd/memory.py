@@ -48,14 +48,14 @@ class Memory:
     def __init__(self, home: Path, *, synchronous: str = "FULL",
                  embedders: Sequence[dict[str, Any]] = ({"backend": "hash"},),
                  recall: RecallConfig | None = None, backfill: bool = True,
-                 policy: Policy | None = None) -> None:
+                 policy: Policy | None = None, vector_layout: str = "auto") -> None:
         self.home = Path(home)
         self.home.mkdir(parents=True, exist_ok=True)
         self.embedders = build_embedders(embedders)
         inline = [InlineEmbedding(e) for e, is_inline in self.embedders if is_inline]
         self.store = Store(self.home / "ragix.db", synchronous=synchronous, enrichers=inline, policy=policy)
         self.policy = self.store.policy
-        self.vectors = VectorStore(self.home / "vectors")
+        self.vectors = VectorStore(self.home / "vectors", layout=vector_layout)
         self.vectors.open(self.store.reader())
         serving = self.embedders[0][0] if self.embedders else None
         self.search = HybridSearch(recall or RecallConfig(), self.vectors, serving)

@@ -20,6 +20,7 @@ import numpy as np
 from ..domain import events as ev
 from ..domain.events import Event
 from ..embed.hashing import is_hash_model
+from ..errors import ConfigError
 from ..logs import get
 from ..store import log
 from ..vectors.index import VectorIndex
@@ -27,6 +28,21 @@ from .embedding import vector_from_bytes
 
 logger = get("ragixd.vectors")
 REMOVING = (ev.ITEM_ARCHIVED, ev.ITEM_SUPERSEDED)
+# An index's layout past 10k vectors: "auto" gives the hash embedder's models the column-scan
+# table (exact for short queries, where a graph finds two thirds of the top 10) and every other
+# model the HNSW graph; "graph" or "scan" gives every model that one.
+LAYOUTS = ("auto", "graph", "scan")
+
+
+def layout_from_mapping(data: dict) -> str:
+    """The layout of a [vectors] config table; ConfigError naming what is wrong."""
+    unknown = sorted(set(data) - {"layout"})
+    if unknown:
+        raise ConfigError(f"unknown [vectors] keys: {', '.join(unknown)} (known: layout)")
+    layout = data.get("layout", "auto")
+    if layout not in LAYOUTS:
+        raise ConfigError(f"[vectors] layout = {layout!r}: must be one of {', '.join(LAYOUTS)}")
+    return layout
 
 
 def _safe_name(model: str) -> str:
@@ -34,7 +50,10 @@ def _safe_name(model: str) -> str:
 
 
 class VectorStore:
-    def __init__(self, directory: Path, checkpoint_every_s: float = 30.0) -> None:
+    def __init__(self, directory: Path, checkpoint_every_s: float = 30.0, layout: str = "auto") -> None:
+        if layout not in LAYOUTS:
+            raise ValueError(f"layout must be one of {', '.join(LAYOUTS)}, not {layout!r}")
+        self.layout = layout
         self.directory = Path(directory)
         self.indexes: dict[str, VectorIndex] = {}
         self.seq = 0
@@ -47,9 +66,15 @@ class VectorStore:
         if index is None:
             self.directory.mkdir(parents=True, exist_ok=True)
             index = VectorIndex(self.directory / f"{_safe_name(model)}.usearch", dimension, model=model,
-                                layout="scan" if is_hash_model(model) else "graph")
+                                layout=self.layout_of(model))
             self.indexes[model] = index
         return index
+
+    def layout_of(self, model: str) -> str:
+        """The layout this store gives `model`'s index past 10k vectors."""
+        if self.layout != "auto":
+            return self.layout
+        return "scan" if is_hash_model(model) else "graph"
 
     # -- opening and catching up -------------------------------------------------------------
 

@@ -144,6 +144,23 @@ def test_an_endpoint_that_cannot_be_created_stops_the_daemon_with_one_line(tmp_p
     assert "ipc:///proc/ragix-test.sock" in line and "cannot create" in line
 
 
+def test_a_bad_vectors_layout_stops_the_daemon_with_one_line_and_a_good_one_serves(tmp_path):
+    cfg = tmp_path / "ragixd.toml"
+    cfg.write_text('[vectors]\nlayout = "hnsw"\n')
+    line = _start_failure(tmp_path, "--home", str(tmp_path / "h"), "--endpoint", f"ipc://{tmp_path}/s.sock",
+                          "--config", str(cfg))
+    assert "[vectors] layout = 'hnsw'" in line and "auto, graph, scan" in line
+    from support.daemon import Daemon
+    cfg.write_text('[vectors]\nlayout = "graph"\n')
+    d = Daemon(tmp_path / "h", args=["--config", str(cfg)]).start()
+    try:
+        client = d.client()
+        client.write(title="graph layout", content="served with every index a graph")
+        assert client.search("graph layout", k=1)["items"][0]["title"] == "graph layout"
+    finally:
+        d.stop()
+
+
 def test_following_the_log_gives_every_event_once_in_order_while_clients_write(daemon):
     """Client.follow (ragixctl tail): the stored events, then the live ones, with nothing lost
     between the two nor to the slow joiner, none twice, while four clients write."""

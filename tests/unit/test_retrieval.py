@@ -324,3 +324,45 @@ def test_a_scan_table_searched_in_turn_answers_as_one_searched_beside(tmp_path, 
         assert any(in_turn)
     finally:
         m.close()
+
+
+def test_the_vectors_layout_setting_picks_each_models_index_and_a_home_converts_between_them(tmp_path, monkeypatch):
+    """[vectors] layout: auto gives hash models the scan table and learned ones the graph;
+    graph or scan gives every model that one. A home reopened under the other layout converts
+    its index on load and finds the same nearest items."""
+    from ragixd.errors import ConfigError
+    from ragixd.retrieval.vector_store import VectorStore, layout_from_mapping
+    from ragixd.vectors import index as vector_index
+
+    assert layout_from_mapping({}) == "auto" and layout_from_mapping({"layout": "graph"}) == "graph"
+    for bad, says in (({"layout": "hnsw"}, "must be one of auto, graph, scan"),
+                      ({"layout": 3}, "must be one of"), ({"layuot": "scan"}, "unknown [vectors] keys: layuot")):
+        with pytest.raises(ConfigError) as err:
+            layout_from_mapping(bad)
+        assert says in err.value.message
+    with pytest.raises(ValueError):
+        VectorStore(tmp_path / "v", layout="hnsw")
+    for layout, hashed, learned in (("auto", "scan", "graph"), ("graph", "graph", "graph"), ("scan", "scan", "scan")):
+        store = VectorStore(tmp_path / layout, layout=layout)
+        assert (store.layout_of("hash-v2-384"), store.layout_of("onnx-all-minilm-l6-v2")) == (hashed, learned)
+
+    monkeypatch.setattr(vector_index, "EXACT_BELOW", 8)
+    home = tmp_path / "home"
+    found = {}
+    for layout in ("auto", "graph", "auto"):
+        m = Memory(home, synchronous="OFF", backfill=False, vector_layout=layout)
+        try:
+            if layout == "auto" and not found:
+                m.execute([c.CreateItem({"title": f"Note {n}", "content": f"Postgres note {n} on vacuum and {w}"})
+                           for n, w in enumerate(("locks", "bloat", "indexes", "autovacuum", "replicas",
+                                                  "backups", "sharding", "pooling", "tuning", "wal"))])
+            (index,) = m.vectors.indexes.values()
+            assert index.layout == ("scan" if layout == "auto" else "graph") and not index.is_flat
+            assert len(index) == 10
+            reader = m.store.reader()
+            answer = [h.item.id for h in m.search.search(reader, "vacuum bloat", Filters(), 3, "vector")[0]]
+            m.vectors.save()
+        finally:
+            m.close()
+        found.setdefault(answer[0], []).append(layout)
+    assert list(found.values()) == [["auto", "graph", "auto"]]
