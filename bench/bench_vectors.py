@@ -65,8 +65,10 @@ from common import emit, percentiles, progress
 from textgen import TextGen
 from textgen import populate as fill
 
-DIM = 384
+from ragixd.retrieval.hybrid import RecallConfig
 from ragixd.vectors.index import STORAGE_DTYPE
+
+DIM = 384
 
 PARAMS = {"ndim": DIM, "metric": "cos", "dtype": STORAGE_DTYPE, "connectivity": 16, "expansion_add": 128}
 from textgen import TAGS
@@ -412,17 +414,18 @@ def search_block(ours: Worker, bare: Worker, truth: GroundTruth, data: np.ndarra
         i += 1
         if i == len(tried) and any(v is None for v in reached.values()) and ef < 1024:
             tried.append(ef * 2)   # keep raising until the target is reached (or 1024)
-    okeys, olat = ours.call("search", WRAPPER_EXPANSION_SEARCH, allq, 100, max(1, reps // 2))
-    out["k100_at_wrapper_expansion"] = {}
+    asked = RecallConfig().candidates  # what hybrid search asks the index for (k = 10)
+    okeys, olat = ours.call("search", WRAPPER_EXPANSION_SEARCH, allq, asked, max(1, reps // 2))
+    out["hybrid_k_at_wrapper_expansion"] = {"k": asked}
     for name, rows in spans.items():
         within = [len({int(x) for x in truth.ids[qi]}.intersection(int(x) for x in keys)) / truth.k
                   for qi, keys in zip(range(rows.start, rows.stop), okeys[rows])]
-        out["k100_at_wrapper_expansion"][name] = {
+        out["hybrid_k_at_wrapper_expansion"][name] = {
             **percentiles([s for per in olat[rows] for s in per]),
             "recall_at_10_of_top10": truth.recall(okeys[rows], rows, data)["recall_at_10"],
-            "true_top10_within_100": round(float(np.mean(within)), 4)}
-    out["k100_note"] = ("HybridSearch asks the index for max(candidates=100, 4k) keys, not 10; "
-                        "true_top10_within_100 is the share of the exact top 10 among them")
+            "true_top10_within_k": round(float(np.mean(within)), 4)}
+    out["hybrid_k_note"] = (f"HybridSearch asks the index for max(candidates={asked}, 4k) keys, not 10; "
+                            "true_top10_within_k is the share of the exact top 10 among them")
     out["expansion_reaching_recall_0_95"] = reached
     return out
 

@@ -49,7 +49,7 @@ class RecallConfig:
     # worth more: onnx hybrid measured R@10 0.746 / 0.750 / 0.737 on LoCoMo and nDCG@10 0.777 /
     # 0.786 / 0.791 on BEIR at 0.5 / 0.75 / 1.0).
     w_vector: float | None = None
-    candidates: int = 100        # candidates taken from each source (at least 4 × k)
+    candidates: int = 50         # candidates taken from each source (at least 4 × k)
     # Full-text candidates are the items holding every query word when there are at least
     # this many times k of them (a cheap intersection), else the best holding any word;
     # 0 asks for `candidates` of them.
@@ -140,15 +140,27 @@ class HybridSearch:
         n = max(self.config.candidates, 4 * k)
         used = mode
         started = None
+        beside: Future | None = None  # the full-text candidates, when read on the side
         if mode != "fts":
-            try:  # the index search runs beside the full-text one: both leave the GIL
-                started = self._start_vectors(conn, query, filters, n)
+            try:
+                subset = self._subset(conn, query, filters)
+                if mode == "hybrid" and self._scans(query):
+                    beside = self._beside(queries.search_candidates, conn, query, filters, n,
+                                          self.config.all_words_enough * k)
+                started = self._start_vectors(query, subset, n)
             except RagixError:
                 if mode == "vector":
                     raise
                 used = "fts"
-        lexical = (queries.search_candidates(conn, query, filters, n, self.config.all_words_enough * k)
-                   if mode != "vector" else [])
+            except BaseException:
+                if beside is not None:  # it reads this connection: not past the snapshot's end
+                    beside.exception()
+                raise
+        if beside is not None:
+            lexical = beside.result()
+        else:
+            lexical = (queries.search_candidates(conn, query, filters, n, self.config.all_words_enough * k)
+                       if mode != "vector" else [])
         semantic: list[tuple[Candidate, float]] = []
         if started is not None:
             try:
@@ -184,25 +196,42 @@ class HybridSearch:
     def _has_vectors(self) -> bool:
         return bool(self.vectors and self.embedder and self.vectors.indexes.get(self.embedder.model_name))
 
-    def _start_vectors(self, conn: apsw.Connection, query: str, filters: Filters, n: int) -> _Started | None:
+    def _subset(self, conn: apsw.Connection, query: str, filters: Filters) -> list[int] | None:
+        """The row ids a narrowing filter keeps, when they are few enough to search exactly
+        (see _start_vectors); None to search the index."""
+        if not filters.narrowing or not self._searchable(query):
+            return None
+        return queries.filtered_rids(conn, filters, EXACT_MAX)
+
+    def _searchable(self, query: str) -> bool:
+        """Whether the query has vectors to search (a blank text has nothing to be near)."""
+        if not self._has_vectors() or not query.strip():
+            return False
+        is_blank = getattr(self.embedder, "is_blank", None)
+        return not (is_blank is not None and is_blank(query))
+
+    def _scans(self, query: str) -> bool:
+        """Whether the query's vector search runs on the caller's thread (a table's, not a
+        graph's): the full-text candidates are then read on the side meanwhile."""
+        return self._searchable(query) and not self.vectors.overlaps(self.embedder.model_name)
+
+    def _start_vectors(self, query: str, subset: list[int] | None, n: int) -> _Started | None:
         """Start embedding the query and searching its neighbours on the side, beside the
         full-text query, or do it now when the index search would not leave the GIL (None: no
         vectors to search).
 
-        A filter that keeps few items (a rare tag, an empty tier) is answered exactly over those
-        items instead: the approximate index would have to be searched far past them."""
-        embedder = self.embedder
-        if not self._has_vectors() or not query.strip():
+        A filter that keeps few items (`subset`: a rare tag, an empty tier) is answered exactly
+        over those items instead: the approximate index would have to be searched far past
+        them."""
+        if not self._searchable(query):
             return None
-        is_blank = getattr(embedder, "is_blank", None)
-        if is_blank is not None and is_blank(query):
-            return None  # nothing to be near: every blank text embeds alike
-        subset = queries.filtered_rids(conn, filters, EXACT_MAX) if filters.narrowing else None
+        embedder = self.embedder
         if self.vectors.overlaps(embedder.model_name):
             return _Started(embedder, subset, self._beside(self._embed_and_search, embedder, query, subset, n))
-        # The tables' searches are many short numpy calls, each giving up and retaking the GIL:
-        # beside the full-text query's Python they wait for it and lose more than they overlap
-        # (hybrid at 100k items, in process: 5.1 ms p50 beside, 4.2 in turn).
+        # A table's search is many short numpy calls, each giving up and retaking the GIL:
+        # beside Python they wait for it, so it runs here, and the full-text query (mostly
+        # SQLite's, outside the GIL) on the side (hybrid at 100k items, in process, p50:
+        # table beside 5.1 ms, in turn 4.2; full text beside 3.8-4.2, in turn 4.0-4.8).
         done: Future = Future()
         done.set_result(self._embed_and_search(embedder, query, subset, n))
         return _Started(embedder, subset, done)

@@ -292,8 +292,10 @@ def test_recall_weights_out_of_range_are_a_config_error(bad):
 
 
 def test_a_scan_table_searched_in_turn_answers_as_one_searched_beside(tmp_path, monkeypatch):
-    """Hybrid search runs a table's search before the full-text query, a graph's beside it:
-    the answers are the same either way."""
+    """Hybrid search runs a table's search on the caller's thread with the full-text query
+    beside it, and a graph's beside the full-text query: the answers are the same either way
+    (filtered ones included: the filter's items are counted before the full-text query starts
+    on the same connection)."""
     from datetime import datetime, timezone
 
     from ragixd.retrieval.vector_store import VectorStore
