@@ -231,6 +231,7 @@ class Memory:
                 "model": embedder.model_name, "dimension": _dimension(embedder), "inline": inline,
                 "serving": embedder.model_name == serving,
                 "indexed": self.vectors.counts().get(embedder.model_name, 0),
+                "layout": self.vectors.current_layout(embedder.model_name),
                 **self._progress(conn, embedder.model_name),
                 "available": filler.available if filler else True,
                 "error": filler.last_error if filler else "",

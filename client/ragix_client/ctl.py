@@ -284,10 +284,14 @@ def _say_withheld(r: dict[str, Any]) -> None:
               file=sys.stderr)
 
 
+_LAYOUT_WORDS = {"flat": "flat table", "scan": "column-scan table", "graph": "HNSW graph"}
+
+
 def cmd_embedders(c: Client, ns) -> tuple[Any, str]:
     r = c.embedders()
     rows = [f"{'*' if e['serving'] else ' '} {e['model']:<24} dim {e['dimension'] or '?':<5} "
             f"{e['embedded']}/{e['items']} items embedded, {e['indexed']} indexed"
+            f"{' (' + _LAYOUT_WORDS[e['layout']] + ')' if e.get('layout') in _LAYOUT_WORDS else ''}"
             f"{'' if e['available'] else '  UNAVAILABLE: ' + e.get('error', '')}"
             for e in r["embedders"]]
     return r, "\n".join(rows) or "(no embedders: lexical search only)"

@@ -76,6 +76,12 @@ class VectorStore:
             return self.layout
         return "scan" if is_hash_model(model) else "graph"
 
+    def current_layout(self, model: str) -> str:
+        """How `model`'s vectors are held now: "flat" (up to 10k, or no index yet), else its
+        index's layout."""
+        index = self.indexes.get(model)
+        return "flat" if index is None or index.is_flat else index.layout
+
     # -- opening and catching up -------------------------------------------------------------
 
     def open(self, conn: apsw.Connection) -> dict[str, int]:

@@ -157,6 +157,8 @@ def test_a_bad_vectors_layout_stops_the_daemon_with_one_line_and_a_good_one_serv
         client = d.client()
         client.write(title="graph layout", content="served with every index a graph")
         assert client.search("graph layout", k=1)["items"][0]["title"] == "graph layout"
+        # a graph past 10k vectors; below, the flat table, as with every layout
+        assert [e["layout"] for e in client.embedders()["embedders"]] == ["flat"]
     finally:
         d.stop()
 

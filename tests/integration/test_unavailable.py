@@ -36,7 +36,8 @@ def test_embedders_lists_a_model_whose_server_never_answered_as_unavailable(tmp_
         (model,) = c.embedders()["embedders"]
         assert model["dimension"] is None and model["model"]
         assert ctl.main(["--endpoint", daemon.endpoint, "embedders"]) == 0
-        assert "dim ?" in capsys.readouterr().out
+        out = capsys.readouterr().out
+        assert "dim ?" in out and "0 indexed (flat table)" in out
     finally:
         c.close()
         daemon.stop()
