@@ -143,11 +143,14 @@ class HybridSearch:
         beside: Future | None = None  # the full-text candidates, when read on the side
         if mode != "fts":
             try:
-                subset = self._subset(conn, query, filters)
-                if mode == "hybrid" and self._scans(query):
-                    beside = self._beside(queries.search_candidates, conn, query, filters, n,
-                                          self.config.all_words_enough * k)
-                started = self._start_vectors(query, subset, n)
+                if self._searchable(query):
+                    subset = self._subset(conn, filters)
+                    if mode == "hybrid" and not self.vectors.overlaps(self.embedder.model_name):
+                        # the table's search runs here (see _start_vectors): the full-text
+                        # query on the side meanwhile
+                        beside = self._beside(queries.search_candidates, conn, query, filters, n,
+                                              self.config.all_words_enough * k)
+                    started = self._start_vectors(query, subset, n)
             except RagixError:
                 if mode == "vector":
                     raise
@@ -196,12 +199,11 @@ class HybridSearch:
     def _has_vectors(self) -> bool:
         return bool(self.vectors and self.embedder and self.vectors.indexes.get(self.embedder.model_name))
 
-    def _subset(self, conn: apsw.Connection, query: str, filters: Filters) -> list[int] | None:
+    @staticmethod
+    def _subset(conn: apsw.Connection, filters: Filters) -> list[int] | None:
         """The row ids a narrowing filter keeps, when they are few enough to search exactly
         (see _start_vectors); None to search the index."""
-        if not filters.narrowing or not self._searchable(query):
-            return None
-        return queries.filtered_rids(conn, filters, EXACT_MAX)
+        return queries.filtered_rids(conn, filters, EXACT_MAX) if filters.narrowing else None
 
     def _searchable(self, query: str) -> bool:
         """Whether the query has vectors to search (a blank text has nothing to be near)."""
@@ -210,21 +212,13 @@ class HybridSearch:
         is_blank = getattr(self.embedder, "is_blank", None)
         return not (is_blank is not None and is_blank(query))
 
-    def _scans(self, query: str) -> bool:
-        """Whether the query's vector search runs on the caller's thread (a table's, not a
-        graph's): the full-text candidates are then read on the side meanwhile."""
-        return self._searchable(query) and not self.vectors.overlaps(self.embedder.model_name)
-
-    def _start_vectors(self, query: str, subset: list[int] | None, n: int) -> _Started | None:
+    def _start_vectors(self, query: str, subset: list[int] | None, n: int) -> _Started:
         """Start embedding the query and searching its neighbours on the side, beside the
-        full-text query, or do it now when the index search would not leave the GIL (None: no
-        vectors to search).
+        full-text query, or do it now when the index search would not leave the GIL.
 
         A filter that keeps few items (`subset`: a rare tag, an empty tier) is answered exactly
         over those items instead: the approximate index would have to be searched far past
         them."""
-        if not self._searchable(query):
-            return None
         embedder = self.embedder
         if self.vectors.overlaps(embedder.model_name):
             return _Started(embedder, subset, self._beside(self._embed_and_search, embedder, query, subset, n))
