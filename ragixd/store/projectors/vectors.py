@@ -19,7 +19,10 @@ CREATE TABLE item_vectors (
     PRIMARY KEY (model, rid)
 ) WITHOUT ROWID;
 """
-UPSERT_SQL = "INSERT OR REPLACE INTO item_vectors VALUES (?, ?, ?, ?, ?)"
+# One statement finds the item's row id and records its vector (nothing when the item is
+# unknown): half the statements of a lookup then an insert, one per embedded event.
+UPSERT_SQL = ("INSERT OR REPLACE INTO item_vectors (model, rid, dimension, content_hash, seq) "
+              "SELECT ?, rid, ?, ?, ? FROM memory_items WHERE id = ?")
 
 
 class VectorsProjector:
@@ -30,6 +33,4 @@ class VectorsProjector:
         if event.type != ev.ITEM_EMBEDDED:
             return
         p = event.payload
-        row = conn.execute("SELECT rid FROM memory_items WHERE id=?", (p["id"],)).fetchone()
-        if row:
-            conn.execute(UPSERT_SQL, (p["model"], row[0], p["dimension"], p["content_hash"], event.seq))
+        conn.execute(UPSERT_SQL, (p["model"], p["dimension"], p["content_hash"], event.seq, p["id"]))
