@@ -45,10 +45,8 @@ def brute(stored: np.ndarray, keys: np.ndarray, query: np.ndarray, k: int) -> li
 
 @pytest.fixture
 def small_blocks(monkeypatch):
-    """Blocks of 64 rows, and two threads from 4 blocks on: the block and thread paths run
-    on a few hundred vectors."""
+    """Blocks of 64 rows: the paths across blocks run on a few hundred vectors."""
     monkeypatch.setattr(scan, "BLOCK", 64)
-    monkeypatch.setattr(scan, "THREADED_BLOCKS", 4)
 
 
 def test_int16_codes_keep_each_vector_to_within_half_a_level():
