@@ -12,11 +12,30 @@ Not thread-safe on its own: VectorIndex serialises every call under its lock.
 from __future__ import annotations
 
 import io
-from typing import NamedTuple
+from typing import Iterable, Iterator, NamedTuple
 
 import numpy as np
 
 MAGIC = b"RAGIXFLAT1\n"  # a saved table starts with this; a usearch file never does
+
+
+def pack_arrays(magic: bytes, arrays: Iterable[np.ndarray]) -> bytes:
+    """A saved table: `magic`, then each array in numpy's own format (no pickles)."""
+    buf = io.BytesIO()
+    buf.write(magic)
+    for array in arrays:
+        np.save(buf, array, allow_pickle=False)
+    return buf.getvalue()
+
+
+def unpack_arrays(blob: bytes, magic: bytes, what: str) -> Iterator[np.ndarray]:
+    """The arrays of pack_arrays's bytes, read as they are asked for; ValueError naming `what`
+    when the bytes do not start with `magic`."""
+    if not blob.startswith(magic):
+        raise ValueError(f"not a {what}")
+    buf = io.BytesIO(blob[len(magic):])
+    while True:
+        yield np.load(buf, allow_pickle=False)
 
 
 class Matches(NamedTuple):
@@ -101,20 +120,13 @@ class FlatVectors:
         return Matches(self._keys[top].copy(), (1.0 - sims[top]).astype(np.float32))
 
     def save(self) -> bytes:
-        buf = io.BytesIO()
-        buf.write(MAGIC)
-        np.save(buf, self._keys[: self._count], allow_pickle=False)
-        np.save(buf, self._rows[: self._count], allow_pickle=False)
-        return buf.getvalue()
+        return pack_arrays(MAGIC, (self._keys[: self._count], self._rows[: self._count]))
 
     @classmethod
     def load(cls, blob: bytes, ndim: int) -> FlatVectors:
         """A table from save()'s bytes; ValueError if they are not one of `ndim` columns."""
-        if not blob.startswith(MAGIC):
-            raise ValueError("not a flat vector table")
-        buf = io.BytesIO(blob[len(MAGIC):])
-        keys = np.load(buf, allow_pickle=False)
-        rows = np.load(buf, allow_pickle=False)
+        arrays = unpack_arrays(blob, MAGIC, "flat vector table")
+        keys, rows = next(arrays), next(arrays)
         if keys.dtype != np.uint64 or rows.dtype != np.float32 or rows.ndim != 2 \
                 or rows.shape != (len(keys), ndim) or len(set(keys.tolist())) != len(keys):
             raise ValueError("flat vector table of the wrong shape")

@@ -27,12 +27,11 @@ serialises every call under its lock. Distances are 1 - cosine, as usearch's.
 
 from __future__ import annotations
 
-import io
 from typing import NamedTuple
 
 import numpy as np
 
-from .flat import Matches
+from .flat import Matches, pack_arrays, unpack_arrays
 
 MAGIC = b"RAGIXSCAN1\n"  # a saved table starts with this; a usearch file never does
 BLOCK = 1 << 16          # vectors per block
@@ -289,23 +288,15 @@ class ScanVectors:
         """The keys, the scales, then each block's columns as stored (no transposed copy of the
         whole table: at 1M vectors that would be 768 MB more while saving)."""
         keys, _, scales = self._stacked(codes=False)
-        buf = io.BytesIO()
-        buf.write(MAGIC)
-        np.save(buf, keys, allow_pickle=False)
-        np.save(buf, scales, allow_pickle=False)
         sizes = [min(BLOCK, self._count - b * BLOCK) for b in range(len(self._blocks))]
-        np.save(buf, np.array(sizes, dtype=np.int64), allow_pickle=False)
-        for block, size in zip(self._blocks, sizes):
-            np.save(buf, block.cols[:, :size], allow_pickle=False)
-        return buf.getvalue()
+        return pack_arrays(MAGIC, (keys, scales, np.array(sizes, dtype=np.int64),
+                                   *(block.cols[:, :size] for block, size in zip(self._blocks, sizes))))
 
     @classmethod
     def load(cls, blob: bytes, ndim: int) -> ScanVectors:
         """A table from save()'s bytes; ValueError if they are not one of `ndim` columns."""
-        if not blob.startswith(MAGIC):
-            raise ValueError("not a scan vector table")
-        buf = io.BytesIO(blob[len(MAGIC):])
-        keys, scales, sizes = (np.load(buf, allow_pickle=False) for _ in range(3))
+        arrays = unpack_arrays(blob, MAGIC, "scan vector table")
+        keys, scales, sizes = next(arrays), next(arrays), next(arrays)
         if keys.dtype != np.uint64 or scales.dtype != np.float32 or sizes.dtype != np.int64 \
                 or keys.ndim != 1 or scales.shape != keys.shape or sizes.ndim != 1 \
                 or int(sizes.sum()) != len(keys) or len(np.unique(keys)) != len(keys) \
@@ -314,7 +305,7 @@ class ScanVectors:
         table = cls(ndim)
         at = 0
         for size in sizes.tolist():
-            cols = np.load(buf, allow_pickle=False)
+            cols = next(arrays)
             if cols.dtype != np.int16 or cols.shape != (ndim, size):
                 raise ValueError("scan vector table of the wrong shape")
             # the same codes: the same answers as before saving
