@@ -66,6 +66,7 @@ from textgen import TextGen
 from textgen import populate as fill
 
 from ragixd.retrieval.hybrid import RecallConfig
+from ragixd.vectors import kernels
 from ragixd.vectors.index import STORAGE_DTYPE
 
 DIM = 384
@@ -558,6 +559,8 @@ def main() -> None:
         "bench": "vectors", "cpus": os.cpu_count(), "usearch": usearch.__version__,
         "params": {**PARAMS, "expansion_search_wrapper": WRAPPER_EXPANSION_SEARCH},
         "layout": layout,
+        # which loops scan a column-scan table (vectors/kernels.py; RAGIX_KERNELS=numpy: numpy's)
+        "scan_kernel": kernels.backend() if layout == "scan" else None,
         "sizes": sizes, "load_avg_start": [round(x, 2) for x in os.getloadavg()],
     }
     with tempfile.TemporaryDirectory(prefix="ragix-bench-vectors-", dir=os.environ.get("BENCH_TMP")) as tmp:

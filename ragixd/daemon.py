@@ -86,6 +86,9 @@ def run(settings: config.Settings, notifier: Notifier, flags: dict) -> None:
         raise
     # Opening replays what the projections and the vector index have not seen (all of it after
     # a crash during a rebuild): minutes on a large log, so systemd is asked for more time.
+    # numba keeps the vector scan's compiled loops here (vectors/kernels.py), a directory the
+    # systemd unit leaves writable.
+    os.environ.setdefault("NUMBA_CACHE_DIR", str(paths.cache_dir() / "numba"))
     with notifier.extending():
         memory = Memory(settings.home, synchronous=settings.synchronous, embedders=settings.embedders,
                         recall=RecallConfig.from_mapping(settings.recall),

@@ -23,6 +23,7 @@ from .retrieval.hybrid import HybridSearch, RecallConfig
 from .retrieval.vector_store import VectorStore
 from .store.log import Progress
 from .store.store import GroupResult, Store
+from .vectors import kernels
 
 logger = get("ragixd.memory")
 INLINE_BACKENDS = ("hash",)
@@ -227,11 +228,13 @@ class Memory:
         out = []
         for embedder, inline in self.embedders:
             filler = next((f for f in self.backfillers if f.embedder is embedder), None)
+            layout = self.vectors.current_layout(embedder.model_name)
             out.append({
                 "model": embedder.model_name, "dimension": _dimension(embedder), "inline": inline,
                 "serving": embedder.model_name == serving,
                 "indexed": self.vectors.counts().get(embedder.model_name, 0),
-                "layout": self.vectors.current_layout(embedder.model_name),
+                "layout": layout,
+                **({"kernel": kernels.backend()} if layout == "scan" else {}),
                 **self._progress(conn, embedder.model_name),
                 "available": filler.available if filler else True,
                 "error": filler.last_error if filler else "",

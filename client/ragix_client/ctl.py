@@ -287,11 +287,19 @@ def _say_withheld(r: dict[str, Any]) -> None:
 _LAYOUT_WORDS = {"flat": "flat table", "scan": "column-scan table", "graph": "HNSW graph"}
 
 
+def _layout_words(entry: dict[str, Any]) -> str:
+    """" (column-scan table, numba)", " (HNSW graph)", or "" for an unknown layout."""
+    words = _LAYOUT_WORDS.get(entry.get("layout", ""))
+    if not words:
+        return ""
+    return f" ({words}, {entry['kernel']})" if entry.get("kernel") else f" ({words})"
+
+
 def cmd_embedders(c: Client, ns) -> tuple[Any, str]:
     r = c.embedders()
     rows = [f"{'*' if e['serving'] else ' '} {e['model']:<24} dim {e['dimension'] or '?':<5} "
             f"{e['embedded']}/{e['items']} items embedded, {e['indexed']} indexed"
-            f"{' (' + _LAYOUT_WORDS[e['layout']] + ')' if e.get('layout') in _LAYOUT_WORDS else ''}"
+            f"{_layout_words(e)}"
             f"{'' if e['available'] else '  UNAVAILABLE: ' + e.get('error', '')}"
             for e in r["embedders"]]
     return r, "\n".join(rows) or "(no embedders: lexical search only)"

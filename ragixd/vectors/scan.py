@@ -16,7 +16,8 @@ vectors by partial score (as many as `shortlist_values` allows) have their other
 complete scores are the answer: most of a cosine lies on the query's heaviest dimensions.
 
 Vectors live in blocks of BLOCK columns, so growing never copies what is stored; a search
-scans them one after the other, on the caller's thread. Keys are item row ids, dense small
+scans them one after the other, on the caller's thread, with kernels.py's loops (compiled by
+numba where it can run: ~4x numpy's gather, cast and product, and free of the GIL). Keys are item row ids, dense small
 integers, so the key-to-row map is an array indexed by key (4 bytes a vector); a key far
 beyond the others goes to a dict instead.
 
@@ -31,6 +32,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from . import kernels
 from .flat import Matches, pack_arrays, unpack_arrays
 
 MAGIC = b"RAGIXSCAN1\n"  # a saved table starts with this; a usearch file never does
@@ -43,7 +45,6 @@ MIN_DIMS = 8             # dimensions read for every vector, whatever the size
 # here), so this budget sets the shortlist's length (~11k vectors for a short query at 1M, ~1k
 # for a passage at 100k).
 SHORTLIST_VALUES = 300_000
-SLICE_VALUES = 1 << 17   # values widened to float at a time (a slice stays in the CPU's cache)
 _MAP_SLACK = 1 << 16     # keys up to 4 x the count + this go in the array map
 
 
@@ -105,6 +106,7 @@ class ScanVectors:
         self._count = 0
         self._map = np.full(0, -1, dtype=np.int32)  # key -> row, -1 when absent
         self._far: dict[int, int] = {}                # keys too large for the array
+        kernels.prepare()  # compiled (or loaded from numba's cache) now, not at the first search
 
     def __len__(self) -> int:
         return self._count
@@ -250,9 +252,9 @@ class ScanVectors:
         share = max(self.shortlist_values // max(len(rest), 1), count) / n if len(rest) else 0.0
         step = _Step(dims, rest, q, count, share)
         tasks = [(b, min(BLOCK, n - b * BLOCK)) for b in range(len(self._blocks)) if b * BLOCK < n]
-        # One thread: numpy's gather of the columns keeps the GIL, so a second thread measured
-        # no faster at 1M (short queries 9.9 against 10.3 ms p50) and slowed hybrid search, whose
-        # full-text query runs on a side thread meanwhile (11.7-11.9 against 12.4-12.9 ms).
+        # One thread: hybrid search runs its full-text query on a side thread meanwhile, and with
+        # numpy's loops (which keep the GIL) a second scanning thread measured no faster at 1M
+        # and slowed hybrid search (11.7-11.9 against 12.4-12.9 ms p50, session 18).
         parts = [self._scan(b, size, step) for b, size in tasks]
         keys = np.concatenate([p[0] for p in parts])
         sims = np.concatenate([p[1] for p in parts]) / np.float32(max(qnorm, 1e-12))
@@ -262,23 +264,12 @@ class ScanVectors:
     def _scan(self, b: int, size: int, step: _Step) -> tuple[np.ndarray, np.ndarray]:
         """One block's best `step.keep` (keys, dot products / vector norms)."""
         block = self._blocks[b]
-        weights = step.query[step.dims]
-        scores = np.empty(size, dtype=np.float32)
-        width = max(1024, SLICE_VALUES // len(step.dims))
-        for start in range(0, size, width):
-            end = min(size, start + width)
-            scores[start:end] = weights @ block.cols[step.dims, start:end].astype(np.float32)
-        factors = block.factors[:size]
-        scores *= factors
+        scores = kernels.column_scores(block.cols, step.dims, step.query[step.dims], block.factors, size)
         rows = np.arange(size)
         if len(step.rest):
             rows = np.sort(_best(scores, int(np.ceil(size * step.share))))  # in memory order
-            if len(rows) >= 4 * len(step.rest):  # one take per dimension: ~30 % faster
-                values = np.stack([block.cols[d].take(rows) for d in step.rest.tolist()])
-            else:                                # than this, unless the calls are many and short
-                values = block.cols[np.ix_(step.rest, rows)]
-            more = step.query[step.rest] @ values.astype(np.float32)
-            scores = scores[rows] + more * factors[rows]
+            scores = kernels.row_scores(block.cols, step.rest, step.query[step.rest], block.factors,
+                                        rows, scores[rows])
         best = _best(scores, step.keep)
         return block.keys[rows[best]], scores[best]
 

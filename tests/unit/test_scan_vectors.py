@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from ragixd.embed.hashing import HashEmbedder, is_hash_model
 from ragixd.retrieval.vector_store import VectorStore
 from ragixd.vectors import index as vector_index
-from ragixd.vectors import scan
+from ragixd.vectors import kernels, scan
 from ragixd.vectors.index import VectorIndex
 from ragixd.vectors.scan import ScanVectors, quantise
 
@@ -41,6 +41,18 @@ def brute(stored: np.ndarray, keys: np.ndarray, query: np.ndarray, k: int) -> li
     rows = rounded(stored)
     sims = (rows @ query) / np.linalg.norm(rows, axis=1)
     return [int(keys[i]) for i in np.lexsort((keys, -sims))[:k]]
+
+
+@pytest.fixture(autouse=True, params=["compiled", "numpy"])
+def loops(request):
+    """Every test here runs with the compiled loops (where they run) and with numpy's."""
+    kernels._state.clear()
+    if request.param == "numpy":
+        kernels.use_numpy("test")
+    elif kernels.backend() != "numba":
+        pytest.skip(f"the compiled loops do not run here: {kernels.backend()}")
+    yield request.param
+    kernels._state.clear()
 
 
 @pytest.fixture

@@ -1,0 +1,150 @@
+"""The scan table's inner loops (vectors/kernels.py): the compiled form and the numpy form
+give the same scores; the compiled form is used only where a JIT may run, and the reason is
+said when it is not."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ragixd.vectors import kernels
+
+compiled_here = pytest.mark.skipif(kernels.backend() != "numba",
+                                   reason=f"the compiled loops do not run here: {kernels.backend()}")
+
+
+def both_forms(call):
+    """call() under the compiled loops, then under numpy's."""
+    kernels._state.clear()
+    try:
+        first = call()
+        kernels.use_numpy("test")
+        return first, call()
+    finally:
+        kernels._state.clear()
+
+
+def block(seed: int, ndim: int, size: int):
+    rng = np.random.default_rng(seed)
+    cols = rng.integers(-32767, 32768, (ndim, size + 7), dtype=np.int16)
+    factors = (rng.random(size + 7) / 1e4).astype(np.float32)
+    return rng, cols, factors
+
+
+@compiled_here
+@settings(max_examples=80, deadline=None)
+@given(st.integers(1, 64), st.integers(0, 9000), st.integers(0, 2**32 - 1), st.data())
+def test_column_scores_agree(ndim, size, seed, data):
+    rng, cols, factors = block(seed, ndim, size)
+    dims = np.array(data.draw(st.lists(st.integers(0, ndim - 1), min_size=1, max_size=ndim, unique=True)))
+    weights = rng.standard_normal(len(dims)).astype(np.float32)
+    fast, slow = both_forms(lambda: kernels.column_scores(cols, dims, weights, factors, size))
+    assert fast.dtype == slow.dtype == np.float32 and fast.shape == slow.shape == (size,)
+    scale = float(np.abs(weights).sum() * 32767 * factors.max()) + 1e-30
+    assert np.allclose(fast, slow, rtol=1e-5, atol=1e-6 * scale)
+
+
+@compiled_here
+@settings(max_examples=80, deadline=None)
+@given(st.integers(1, 64), st.integers(1, 5000), st.integers(0, 2**32 - 1), st.data())
+def test_row_scores_agree(ndim, size, seed, data):
+    rng, cols, factors = block(seed, ndim, size)
+    dims = np.array(data.draw(st.lists(st.integers(0, ndim - 1), min_size=1, max_size=ndim, unique=True)))
+    rows = np.unique(rng.integers(0, size, data.draw(st.integers(0, 3 * size))))
+    weights = rng.standard_normal(len(dims)).astype(np.float32)
+    base = rng.standard_normal(len(rows)).astype(np.float32)
+    fast, slow = both_forms(lambda: kernels.row_scores(cols, dims, weights, factors, rows, base))
+    assert fast.dtype == slow.dtype == np.float32 and fast.shape == slow.shape == (len(rows),)
+    scale = float(np.abs(weights).sum() * 32767 * factors.max()) + 1.0
+    assert np.allclose(fast, slow, rtol=1e-5, atol=1e-6 * scale)
+    # and both are the plain sum
+    want = base + (weights @ cols[dims][:, rows].astype(np.float64)) * factors[rows]
+    assert np.allclose(slow, want, rtol=1e-4, atol=1e-5 * scale)
+
+
+def test_asking_for_numpy_by_environment(monkeypatch):
+    monkeypatch.setenv("RAGIX_KERNELS", "numpy")
+    kernels._state.clear()
+    try:
+        assert kernels.backend() == "numpy (RAGIX_KERNELS=numpy)"
+        scores = kernels.column_scores(np.ones((3, 5), np.int16), np.array([0, 2]),
+                                       np.array([1.0, 2.0], np.float32), np.full(5, 0.5, np.float32), 4)
+        assert scores.tolist() == [1.5] * 4
+    finally:
+        kernels._state.clear()
+
+
+def test_a_process_that_may_not_map_memory_executable_runs_numpy():
+    """Under systemd's MemoryDenyWriteExecute= (here the kernel's own PR_SET_MDWE, the same
+    refusal), numba's JIT cannot run: the probe says so and numpy answers, with no crash."""
+    script = textwrap.dedent("""
+        import ctypes, sys
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(65, 1, 0, 0, 0) != 0:  # PR_SET_MDWE, PR_MDWE_REFUSE_EXEC_GAIN
+            print("unsupported"); sys.exit(0)
+        import numpy as np
+        from ragixd.vectors import kernels
+        from ragixd.vectors.scan import ScanVectors
+        table = ScanVectors(4)
+        table.add(np.arange(3, dtype=np.uint64), np.eye(3, 4, dtype=np.float32))
+        print(kernels.backend(), table.search(np.array([0, 1, 0, 0], np.float32), 1).keys.tolist())
+    """)
+    env = {k: v for k, v in os.environ.items() if k != "RAGIX_KERNELS"}
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                         env=env, cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
+    assert out.returncode == 0, out.stderr
+    if out.stdout.strip() == "unsupported":
+        pytest.skip("this kernel has no PR_SET_MDWE")
+    assert out.stdout.strip() == "numpy (this process may not map memory executable) [1]"
+
+
+def test_this_process_may_map_memory_executable():
+    assert kernels._may_map_executable()
+
+
+def test_a_compiler_failure_leaves_numpy_answering(monkeypatch):
+    def broken(_numba):
+        raise RuntimeError("no backend")
+
+    monkeypatch.delenv("RAGIX_KERNELS", raising=False)
+    monkeypatch.setattr(kernels, "_build", broken)
+    kernels._state.clear()
+    try:
+        if kernels.backend().startswith("numpy (numba is not installed"):
+            pytest.skip("numba is not installed here")
+        assert kernels.backend() == "numpy (numba failed: RuntimeError: no backend)"
+        assert kernels.row_scores(np.ones((2, 4), np.int16), np.array([1]), np.ones(1, np.float32),
+                                  np.ones(4, np.float32), np.array([0, 3]), np.zeros(2, np.float32)).tolist() == [1.0, 1.0]
+    finally:
+        kernels._state.clear()
+
+
+def test_the_compiled_loops_run_wherever_numba_can():
+    """Not a skip in disguise: where numba imports and a JIT may run, the compiled loops pass
+    their self-check against numpy and are the ones used."""
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        pytest.skip("numba is not installed here")
+    if os.environ.get("RAGIX_KERNELS") or not kernels._may_map_executable():
+        pytest.skip("the numpy loops are asked for here")
+    kernels._state.clear()
+    assert kernels.backend() == "numba"
+
+
+def test_ragixctl_embedders_names_the_loops_of_a_scan_table():
+    from ragix_client.ctl import _layout_words
+
+    assert _layout_words({"layout": "scan", "kernel": "numba"}) == " (column-scan table, numba)"
+    assert _layout_words({"layout": "scan", "kernel": "numpy (RAGIX_KERNELS=numpy)"}) == \
+        " (column-scan table, numpy (RAGIX_KERNELS=numpy))"
+    assert _layout_words({"layout": "graph"}) == " (HNSW graph)"
+    assert _layout_words({"layout": "flat"}) == " (flat table)"
+    assert _layout_words({"layout": "cube"}) == "" and _layout_words({}) == ""
