@@ -57,6 +57,9 @@ def install(unit_dir: Path | None = None) -> dict[str, Any]:
     # The unit makes the data home writable, which systemd can only do for a directory that
     # exists: a first start before any `ragixctl init` would fail with 226/NAMESPACE.
     paths.make_home(_data_home(os.environ))
+    # The cache (compiled policy databases, the vector scan's compiled loops) likewise: a
+    # missing one is skipped by the unit ('-'), and ragixd would then recompile at every start.
+    paths.cache_dir().mkdir(parents=True, exist_ok=True)
     target.parent.mkdir(parents=True, exist_ok=True)
     unit = render_unit()
     target.write_text(unit)

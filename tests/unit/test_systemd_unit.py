@@ -46,13 +46,17 @@ def test_the_socket_directory_is_made_by_systemd_at_each_start():
     assert not any(path.startswith("%t") for path in svc["ReadWritePaths"].split())
 
 
-def test_install_makes_the_data_home_the_unit_needs(tmp_path, monkeypatch):
-    """The data home is a ReadWritePaths= entry that must exist before the first start."""
+def test_install_makes_the_data_home_and_cache_the_unit_needs(tmp_path, monkeypatch):
+    """The data home is a ReadWritePaths= entry that must exist before the first start; the
+    cache (where numba keeps the vector scan's compiled loops) is one too, skipped if missing."""
     monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "mem"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     service.install(tmp_path / "units")
     unit = (tmp_path / "units" / "ragixd.service").read_text()
-    assert (tmp_path / "mem").is_dir()
-    assert f"ReadWritePaths={tmp_path / 'mem'} " in unit
+    assert (tmp_path / "mem").is_dir() and (tmp_path / "cache" / "ragix").is_dir()
+    assert f"ReadWritePaths={tmp_path / 'mem'} -{tmp_path / 'cache' / 'ragix'}" in unit
+    # the vector scan's loops are JIT-compiled, which MemoryDenyWriteExecute= forbids
+    assert "MemoryDenyWriteExecute" not in parsed_unit()["Service"]
 
 
 def test_systemd_analyze_accepts_the_unit(tmp_path):
