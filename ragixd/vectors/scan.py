@@ -78,23 +78,6 @@ class _Step(NamedTuple):
     share: float              # the share of a block's vectors on its shortlist
 
 
-def _best(scores: np.ndarray, k: int) -> np.ndarray:
-    """Positions of the k largest scores (all when there are no more), in no order. When a
-    sample says which values are high enough, only those are partitioned: ~2.5x faster than
-    partitioning a whole block, for the same set."""
-    n = len(scores)
-    if n <= k:
-        return np.arange(n)
-    if n >= 64 * k:
-        sample = scores[::16]
-        above = min(len(sample) - 1, 2 * (k // 16) + 8)  # sample values above the threshold
-        threshold = np.partition(sample, len(sample) - 1 - above)[len(sample) - 1 - above]
-        high = np.flatnonzero(scores >= threshold)
-        if len(high) >= k:  # then the k largest are all among them
-            return high[np.argpartition(-scores[high], k - 1)[:k]]
-    return np.argpartition(-scores, k - 1)[:k]
-
-
 class ScanVectors:
     def __init__(self, ndim: int, *, scan_budget: int = SCAN_BUDGET, min_dims: int = MIN_DIMS,
                  shortlist_values: int = SHORTLIST_VALUES) -> None:
@@ -252,9 +235,11 @@ class ScanVectors:
         share = max(self.shortlist_values // max(len(rest), 1), count) / n if len(rest) else 0.0
         step = _Step(dims, rest, q, count, share)
         tasks = [(b, min(BLOCK, n - b * BLOCK)) for b in range(len(self._blocks)) if b * BLOCK < n]
-        # One thread: hybrid search runs its full-text query on a side thread meanwhile, and with
+        # One thread: hybrid search runs its full-text query on a side thread meanwhile. With
         # numpy's loops (which keep the GIL) a second scanning thread measured no faster at 1M
-        # and slowed hybrid search (11.7-11.9 against 12.4-12.9 ms p50, session 18).
+        # and slowed hybrid search (session 18); with the compiled ones (which leave it) it took
+        # a vector search at 1M from 7.9 to 5.6 ms p50 but hybrid search no faster (9.4-10.8
+        # against 9.9-10.7 ms, p90 +10 %): the full-text query wants that core (session 19).
         parts = [self._scan(b, size, step) for b, size in tasks]
         keys = np.concatenate([p[0] for p in parts])
         sims = np.concatenate([p[1] for p in parts]) / np.float32(max(qnorm, 1e-12))
@@ -264,14 +249,10 @@ class ScanVectors:
     def _scan(self, b: int, size: int, step: _Step) -> tuple[np.ndarray, np.ndarray]:
         """One block's best `step.keep` (keys, dot products / vector norms)."""
         block = self._blocks[b]
-        scores = kernels.column_scores(block.cols, step.dims, step.query[step.dims], block.factors, size)
-        rows = np.arange(size)
-        if len(step.rest):
-            rows = np.sort(_best(scores, int(np.ceil(size * step.share))))  # in memory order
-            scores = kernels.row_scores(block.cols, step.rest, step.query[step.rest], block.factors,
-                                        rows, scores[rows])
-        best = _best(scores, step.keep)
-        return block.keys[rows[best]], scores[best]
+        shortlist = int(np.ceil(size * step.share)) if len(step.rest) else 0
+        rows, scores = kernels.scan_block(block.cols, block.factors, size, step.dims, step.query[step.dims],
+                                          step.rest, step.query[step.rest], shortlist, step.keep)
+        return block.keys[rows], scores
 
     # -- persistence ---------------------------------------------------------------------------
 
