@@ -31,42 +31,45 @@ def both_forms(call):
         kernels._state.clear()
 
 
-def block(seed: int, ndim: int, size: int):
-    rng = np.random.default_rng(seed)
-    cols = rng.integers(-32767, 32768, (ndim, size + 7), dtype=np.int16)
-    factors = (rng.random(size + 7) / 1e4).astype(np.float32)
-    return rng, cols, factors
+class Case:
+    """A block of `ndim` int16 columns (a few rows past `size`), its factors, a set of its
+    dimensions and their weights, drawn for one example."""
+
+    def __init__(self, ndim: int, size: int, seed: int, data) -> None:
+        self.rng = np.random.default_rng(seed)
+        self.cols = self.rng.integers(-32767, 32768, (ndim, size + 7), dtype=np.int16)
+        self.factors = (self.rng.random(size + 7) / 1e4).astype(np.float32)
+        self.dims = np.array(data.draw(st.lists(st.integers(0, ndim - 1), min_size=1, max_size=ndim, unique=True)))
+        self.weights = self.rng.standard_normal(len(self.dims)).astype(np.float32)
+        # what float32 rounding may move a score by, at most
+        self.scale = float(np.abs(self.weights).sum() * 32767 * self.factors.max())
+
+    def agree(self, fast: np.ndarray, slow: np.ndarray, length: int, floor: float) -> None:
+        assert fast.dtype == slow.dtype == np.float32 and fast.shape == slow.shape == (length,)
+        assert np.allclose(fast, slow, rtol=1e-5, atol=1e-6 * (self.scale + floor))
 
 
 @compiled_here
 @settings(max_examples=80, deadline=None)
 @given(st.integers(1, 64), st.integers(0, 9000), st.integers(0, 2**32 - 1), st.data())
 def test_column_scores_agree(ndim, size, seed, data):
-    rng, cols, factors = block(seed, ndim, size)
-    dims = np.array(data.draw(st.lists(st.integers(0, ndim - 1), min_size=1, max_size=ndim, unique=True)))
-    weights = rng.standard_normal(len(dims)).astype(np.float32)
-    fast, slow = both_forms(lambda: kernels.column_scores(cols, dims, weights, factors, size))
-    assert fast.dtype == slow.dtype == np.float32 and fast.shape == slow.shape == (size,)
-    scale = float(np.abs(weights).sum() * 32767 * factors.max()) + 1e-30
-    assert np.allclose(fast, slow, rtol=1e-5, atol=1e-6 * scale)
+    case = Case(ndim, size, seed, data)
+    fast, slow = both_forms(lambda: kernels.column_scores(case.cols, case.dims, case.weights, case.factors, size))
+    case.agree(fast, slow, size, 1e-30)
 
 
 @compiled_here
 @settings(max_examples=80, deadline=None)
 @given(st.integers(1, 64), st.integers(1, 5000), st.integers(0, 2**32 - 1), st.data())
 def test_row_scores_agree(ndim, size, seed, data):
-    rng, cols, factors = block(seed, ndim, size)
-    dims = np.array(data.draw(st.lists(st.integers(0, ndim - 1), min_size=1, max_size=ndim, unique=True)))
-    rows = np.unique(rng.integers(0, size, data.draw(st.integers(0, 3 * size))))
-    weights = rng.standard_normal(len(dims)).astype(np.float32)
-    base = rng.standard_normal(len(rows)).astype(np.float32)
-    fast, slow = both_forms(lambda: kernels.row_scores(cols, dims, weights, factors, rows, base))
-    assert fast.dtype == slow.dtype == np.float32 and fast.shape == slow.shape == (len(rows),)
-    scale = float(np.abs(weights).sum() * 32767 * factors.max()) + 1.0
-    assert np.allclose(fast, slow, rtol=1e-5, atol=1e-6 * scale)
+    case = Case(ndim, size, seed, data)
+    rows = np.unique(case.rng.integers(0, size, data.draw(st.integers(0, 3 * size))))
+    base = case.rng.standard_normal(len(rows)).astype(np.float32)
+    fast, slow = both_forms(lambda: kernels.row_scores(case.cols, case.dims, case.weights, case.factors, rows, base))
+    case.agree(fast, slow, len(rows), 1.0)
     # and both are the plain sum
-    want = base + (weights @ cols[dims][:, rows].astype(np.float64)) * factors[rows]
-    assert np.allclose(slow, want, rtol=1e-4, atol=1e-5 * scale)
+    want = base + (case.weights @ case.cols[case.dims][:, rows].astype(np.float64)) * case.factors[rows]
+    assert np.allclose(slow, want, rtol=1e-4, atol=1e-5 * (case.scale + 1.0))
 
 
 def test_asking_for_numpy_by_environment(monkeypatch):
