@@ -52,10 +52,11 @@ def scan_block(cols: np.ndarray, factors: np.ndarray, size: int, dims: np.ndarra
     `size` vectors; when `rest` is not empty, the best `shortlist` of those completed with the
     `rest` dimensions first."""
     scores = column_scores(cols, dims, weights, factors, size)
-    rows = np.arange(size)
-    if len(rest):
-        rows = np.sort(best(scores, shortlist))  # in memory order
-        scores = row_scores(cols, rest, rest_weights, factors, rows, scores[rows])
+    if not len(rest):
+        picked = best(scores, keep)
+        return picked, scores[picked]
+    rows = np.sort(best(scores, shortlist))  # in memory order
+    scores = row_scores(cols, rest, rest_weights, factors, rows, scores[rows])
     picked = best(scores, keep)
     return rows[picked], scores[picked]
 
