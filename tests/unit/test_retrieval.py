@@ -4,6 +4,7 @@ hybrid search, recall modes."""
 
 import pytest
 
+from ragixd import contract
 from ragixd.domain import commands as c
 from ragixd.memory import Memory
 from ragixd.retrieval.hybrid import RecallConfig
@@ -363,8 +364,10 @@ def test_the_vectors_layout_setting_picks_each_models_index_and_a_home_converts_
             assert len(index) == 10
             status = m.embedder_status()
             assert [e["layout"] for e in status] == [index.layout]
-            # which loops scan a column-scan table is said for that layout only
+            # which loops scan a column-scan table is said for that layout only, as the
+            # embedders op's schema describes it
             assert ("kernel" in status[0]) == (index.layout == "scan")
+            assert contract.first_error("ops/embedders#answer", {"embedders": status}) is None
             reader = m.store.reader()
             answer = [h.item.id for h in m.search.search(reader, "vacuum bloat", Filters(), 3, "vector")[0]]
             m.vectors.save()
