@@ -115,6 +115,13 @@ JAILBREAK_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], .
      rf"(?:{_CAST_AS}|{_BECOME}){_APPOSITION}(?:(?:a|an|the|my|your|fully|completely|totally|entirely|truly"
      rf"|absolutely|now)\s+){{0,2}}{_FREE_AI}"
      rf"|{_FREE_AI}{_NAMED}"),
+    ("limitless_ai", "casts the model as an AI with no filters, guidelines or content policy",
+     ("filter", "guideline", "restriction", "censor", "safeguard", "guardrail", "polic", "training",
+      "programming"), (120, 40),
+     # "you are an AI with no content policy", "act as a chatbot without any filters"; not limits
+     # on something else ("an assistant with no restrictions on length")
+     rf"(?:{_CAST_AS}|{_BECOME}){_APPOSITION}(?:(?:a|an|the|my|your|new|fully|completely|totally|entirely|truly"
+     rf"|absolutely|now)\s+){{0,2}}{_AI}\s+(?:with\s+|having\s+|that\s+has\s+|who\s+has\s+)?{_NO_LIMITS}"),
     ("grants_any_harm", "describes a character that grants every request however harmful",
      ("no matter how", "regardless of", "without any regard", "without regard", "without any concern",
       "without concern", "without any care", "without care"), (260, 260),
@@ -175,6 +182,8 @@ _GATES: dict[str, tuple[str, ...]] = {
                              *_pairs(("no", "zero", "without", "any", "all", "of", "from", "by"), ("filter",)),
                              *_pairs(_OWNERS, ("filter", "polic", "training", "programming")),
                              *_pairs(("your", "own", "usual", "chatgpt's", "chatgpts"), ("polic", "filter"))),
+    "limitless_ai": (*_pairs(("no", "zero", "without", "any", "of", "from", "by"), _LIMITS),
+                     *_pairs(_OWNERS, ("polic", "training", "programming"))),
     "never_refuses": _pairs(("never", "ever", "longer", "not", "n't", "cannot", "to"),
                             ("refuse", "decline", "reject", "deny", "say no")),
     "token_game": ("you die", "will die", "'ll die", "would die", "shall die", "simply die", "just die", "then die",
