@@ -242,7 +242,10 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
      ("your response", "your answer", "your repl", "your output", "your summar", "your translation",
       "your entire", "your final", "your next", "your whole", "your generated", "your own", "your every"),
      (150, 60),
-     rf"{_JOINED}{_VERB}\b(?!-|\s+up\b)(?:[^.!?\n]|[.!?](?=\S)){{0,100}}?\byour\s+(?:(?:entire|final|next|whole"
+     # not the reader's own details: "please include your order number in your reply"
+     rf"{_JOINED}{_VERB}\b(?!-|\s+up\b|\s+your\s+(?:[\w-]+\s+){{0,2}}?(?:number|id|name|address|details|information"
+     rf"|info|availability|feedback|comments?|questions?|thoughts|opinions?|reference|email|phone|account|order"
+     rf"|ticket)\b)(?:[^.!?\n]|[.!?](?=\S)){{0,100}}?\byour\s+(?:(?:entire|final|next|whole"
      rf"|generated|own|every)\s+)?{_RESPONSE}\b"
      # The order after the place it concerns: "In your reply, add …".
      rf"|{PLAIN}in\s+your\s+(?:(?:entire|final|next|whole|own)\s+)?{_RESPONSE}\s*,\s*(?:please\s+|also\s+)?"
@@ -291,6 +294,26 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
      r"|\b(?:ai|llm|assistant|model|chatbot|agent)s? (?:reading|processing|parsing|summari[sz]ing"
      r"|analy[sz]ing) this\b|\bif you are an? (?:ai|llm|language model|assistant|chatbot|bot"
      r"|large language model)\b"),
+    ("ai_summoned", "calls on an AI reading the content: in a hidden comment, a notice or a note meant for it",
+     ("<!--", "attention", "calling all", "to all", "hidden instruction", "hidden note", "hidden message",
+      "hidden prompt", "hidden command", " is for", " are for", " is only", " is meant", " is intended",
+      " is addressed", "reads this", "processes this", "sees this", "parses this", "summarizes this",
+      "summarises this", "analyzes this", "analyses this", "translates this", "pour l", "a l'", "destine",
+      "de l'utilisat"), (40, 120),
+     r"<!--\s*(?:note to |to |for |hey |hi |dear |attention,? )?(?:the |all |any )?(?:ai|assistant|llm|language model"
+     r"|ai model|chatbot|bot|agent|copilot|gpt|chatgpt|claude|gemini)s?\s*[:,]"
+     r"|\b(?:attention|calling all|to all)\s*,?\s*(?:all\s+|any\s+)?(?:ai|llms?|language models?|ai models?"
+     r"|chatbots?|ai agents?|ai assistants?|ai systems?|gpts?)\s*[:,!]"
+     r"|\bhidden (?:instructions?|notes?|messages?|prompts?|commands?) (?:to|for) (?:the |any |all )?(?:ai|llms?"
+     r"|language models?|ai models?|models?|assistants?|summari[sz]ers?|chatbots?|bots?|agents?)\b"
+     r"|\b(?:note|message|instructions?|text|email|e-mail|content) (?:is|are) (?:only |meant |intended |addressed )?"
+     r"(?:for|to) (?:the |any |all )?(?:(?:automated|virtual|ai|digital) (?:assistants?|agents?|systems?|readers?)|ai"
+     r"|llms?|language models?|chatbots?|bots?|ai agents?)(?: only)?\b"
+     r"|\bwhen (?:the|an|any) (?:ai|llm|language model|ai model|chatbot|ai assistant|ai agent|gpt) (?:reads|processes|sees"
+     r"|parses|summari[sz]es|analy[sz]es|translates) this\b"
+     r"|\b(?:note|message|instructions?|consignes?) (?:pour|a|destinee?s? a) (?:l'|les |une |un )?(?:ia"
+     r"|intelligence artificielle|assistant virtuel|modele|chatbot)s?\b"
+     r"|\bignore[rz]? (?:la|les) (?:demandes?|questions?|requetes?|messages?) de l'utilisat(?:eur|rice)\b"),
     ("ai_ordered", "orders an AI reading the content to send data out, destroy it or hide something",
      ("assistant", "agent", "ai:", "ai,", "ai ", "chatbot", "llm", "copilot", "model:", "model,"), (40, 220),
      r"(?:^|[.!?:;\n>\-]\s*|<!--\s*|\b(?:dear|hey|hi|hello|attention|p\.?s\.?)\s+|\bnote (?:to|for) (?:the |any )?"
