@@ -41,11 +41,6 @@ class _Loops(NamedTuple):
     rows: Callable[..., None]
 
 
-def compiled() -> bool:
-    """Do the compiled loops run here (and so free the GIL while a block is scanned)?"""
-    return _compiled() is not None
-
-
 def scan_block(cols: np.ndarray, factors: np.ndarray, size: int, dims: np.ndarray, weights: np.ndarray,
                rest: np.ndarray, rest_weights: np.ndarray, shortlist: int, keep: int) -> tuple[np.ndarray, np.ndarray]:
     """A block's best `keep` (positions, scores) in no order: scores over `dims` for its first

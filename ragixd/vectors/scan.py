@@ -17,9 +17,9 @@ complete scores are the answer: most of a cosine lies on the query's heaviest di
 
 Vectors live in blocks of BLOCK columns, so growing never copies what is stored; a search
 scans them one after the other, on the caller's thread, with kernels.py's loops (compiled by
-numba where it can run: ~4x numpy's gather, cast and product, and free of the GIL). Keys are item row ids, dense small
-integers, so the key-to-row map is an array indexed by key (4 bytes a vector); a key far
-beyond the others goes to a dict instead.
+numba where it can run: ~4x numpy's gather, cast and product, and free of the GIL). Keys are
+item row ids, dense small integers, so the key-to-row map is an array indexed by key (4 bytes
+a vector); a key far beyond the others goes to a dict instead.
 
 It answers the calls VectorIndex makes on its tables: add, remove, contains, get, search,
 save, load, len, keys, vectors, memory_usage. Not thread-safe on its own: VectorIndex
