@@ -56,6 +56,9 @@ TOKENS = {
     "sendinblue": "xkeysib-" + draw(HEX, 64) + "-" + draw(ALNUM, 16),
     "settlemint": "sm_pat_" + draw(ALNUM, 16),
     "shippo": "shippo_live_" + draw(HEX, 40),
+    # session 19: an Azure shared access signature, in a blob URL as the portal writes it
+    "azure_sas": "https://acct.blob.core.windows.net/c/f.txt?sp=r&st=2025-01-01T00:00:00Z&se=2025-01-02T00:00:00Z"
+                 "&spr=https&sv=2022-11-02&sr=b&sig=" + draw(ALNUM + "+/", 43) + "%3D",
 }
 
 FORMATS = [
@@ -78,7 +81,8 @@ def test_token_family_is_refused(family: str, fmt: str) -> None:
 
 
 @pytest.mark.parametrize("family", ["adobe", "grafana", "intra42", "plaid", "sendinblue", "settlemint",
-                                    "shippo", "braintree_access", "datafactory", "definednetworking"])
+                                    "shippo", "braintree_access", "datafactory", "definednetworking",
+                                    "azure_sas"])
 def test_bare_token_is_named_by_its_provider_rule(family: str) -> None:
     verdict = policy.check_text(TOKENS[family])
     assert verdict.rejected
@@ -101,6 +105,9 @@ LOOK_ALIKES = [
     "django-insecure-change-me-in-production",
     "PLAID_ACCESS_TOKEN=access-sandbox-<uuid>",
     "grafana: eyJrIjoiEXAMPLEEXAMPLEEXAMPLEEXAMPLE",
+    "Append ?sv=2022-11-02&sig=<signature> to the blob URL.",
+    "https://acct.blob.core.windows.net/c?sv=2022-11-02&sr=b&sig=" + "X" * 43,
+    "A SAS token carries the fields sv, sp, se and sig.",
     # hashes, ids and timestamps
     "sha256: " + "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
     "commit 4b825dc642cb6eb9a060e54bf8d69288fbee4904",

@@ -36,6 +36,11 @@ PROVIDER_TOKENS: tuple[tuple[str, str, tuple[str, ...], str, str], ...] = (
      r"(?i)(?:AccountKey|SharedAccessKey|SharedSecretValue)\s*=\s*(?P<body>[A-Za-z0-9+/]{30,}={0,2})"),
     ("azure_app_config", "azure", ('.azconfig.io',), "Azure App Configuration connection string",
      r"(?i)\.azconfig\.io;Id=[^;\s]{2,};Secret=(?P<body>[A-Za-z0-9+/=]{20,})"),
+    # a SAS URL or connection string: the signed version date, then the signature among the
+    # other query fields (sp, st, se, spr, sr, ss, srt, sip...)
+    ("azure_sas_token", "azure", ('sig=',), "Azure shared access signature",
+     r"(?i)(?<![a-z0-9])sv=\d{4}-\d{2}-\d{2}(?:&[a-z]{2,5}=[^&\s\"'<>]{0,80}){0,12}?&sig="
+     r"(?P<body>[a-z0-9%+/]{30,}(?:%3d|=){0,2})"),
     ("teams_webhook", "azure", ('webhook.office.com',), "Microsoft Teams incoming webhook",
      r"(?i)webhook\.office\.com/webhookb2/[a-z0-9\-]{20,}@[a-z0-9\-]{20,}/IncomingWebhook/(?P<body>[a-z0-9]{32})/"),
     ("github_token", "github", ('ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'), "GitHub token",
