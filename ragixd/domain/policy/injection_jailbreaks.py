@@ -26,7 +26,7 @@ from .rules import Rule
 # an AI (not "an uncensored version of the film"). "Unlimited" and "limitless" are left out:
 # they sell plans and credits ("an unlimited AI subscription").
 _FREE = (r"(?:amoral|unfilt(?:e|r)?red|unfiltered|uncensored|unrestricted|unbound|unchained|unshackled"
-         r"|jailbroken|unmoderated|unaligned|unethical|immoral|lawless|filterless|rule-?less)")
+         r"|jailbroken|unmoderated|unaligned|unethical|immoral|non-?moral|lawless|filterless|rule-?less)")
 _AI = (r"(?:ai|a\.i\.?|artificial intelligence|chatbot|bot|language model|llm|(?:ai |language |chat )?model"
        r"|assistant|gpt|chatgpt|version of (?:yourself|you|chatgpt|gpt|the ai))\b"
        # the end of the noun phrase: "an unethical AI company" names a firm
@@ -111,7 +111,7 @@ JAILBREAK_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], .
     ("unrestricted_ai", "casts the model as an AI without filters, rules or morals",
      ("amoral", "unfilt", "uncensor", "unrestrict", "unbound", "unchained", "unshackled",
       "jailbroken", "unmoderated", "unaligned", "unethical", "immoral", "lawless", "filterless",
-      "ruleless", "rule-less"), (120, 80),
+      "ruleless", "rule-less", "nonmoral", "non-moral"), (120, 80),
      rf"(?:{_CAST_AS}|{_BECOME}){_APPOSITION}(?:(?:a|an|the|my|your|fully|completely|totally|entirely|truly"
      rf"|absolutely|now)\s+){{0,2}}{_FREE_AI}"
      rf"|{_FREE_AI}{_NAMED}"),
@@ -122,6 +122,47 @@ JAILBREAK_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], .
      # on something else ("an assistant with no restrictions on length")
      rf"(?:{_CAST_AS}|{_BECOME}){_APPOSITION}(?:(?:a|an|the|my|your|new|fully|completely|totally|entirely|truly"
      rf"|absolutely|now)\s+){{0,2}}{_AI}\s+(?:with\s+|having\s+|that\s+has\s+|who\s+has\s+)?{_NO_LIMITS}"),
+    ("broke_free", "describes the model as broken free of its rules or safety measures",
+     ("broken free", "broke free", "break free", "breaks free", "freed from", "escaped", "disabled",
+      "turned off", "switched off", "deactivated", "lifted"), (80, 120),
+     # "an AI that has broken free of OpenAI's rules", "safety protocols are disabled for this
+     # session"; not a factory's "safety interlocks are disabled during maintenance"
+     r"\b(?:broken|broke|breaks?|breaking|been freed|freed|escaped)\s+(?:free\s+)?(?:of|from)\s+(?:all\s+|any\s+)?"
+     r"(?:the\s+|its\s+|your\s+|his\s+|her\s+|their\s+)?(?:(?:typical|usual|normal)\s+)?(?:confines\s+of\s+(?:ai|"
+     r"openai)|(?:openai'?s?|chatgpt'?s?|ai|content|safety|ethical|moral)\s+(?:rules|restrictions|policies|polic(?:y|ies)"
+     r"|guidelines|filters|limits|limitations|programming|constraints|shackles)|(?:rules|restrictions|filters|guidelines"
+     r"|programming|constraints)\s+(?:of|set by|imposed by)\s+(?:openai|its creators|its developers|your creators"
+     r"|your developers))\b"
+     r"|\b(?:your|all|the|my)?\s*(?:safety|content|ethical|moral)\s+(?:protocols?|filters?|guidelines|restrictions"
+     r"|guardrails|safeguards|polic(?:y|ies))\s+(?:are|have been|were|is|has been)\s+(?:now\s+)?(?:fully\s+)?"
+     r"(?:disabled|turned off|switched off|removed|lifted|deactivated|suspended)\b[^.\n]{0,20}?\b(?:for (?:this|the)"
+     r"(?: rest of (?:this|the))? (?:session|conversation|chat)|in this (?:mode|session|conversation|chat))\b"),
+    ("dual_response", "asks for two answers, one of them from an unrestricted or opposite self",
+     ("twice", "two responses", "two answers", "two replies", "two ways", "two different", "alter ego",
+      "opposite version", "evil twin", "dark side", "other self", "second personality"), (120, 160),
+     r"\b(?:respond|answer|reply|write|give|provide)\w*\s+(?:me\s+)?(?:twice|two (?:different )?(?:responses|answers"
+     r"|replies)|in two (?:ways|different ways))\b[^\n]{0,160}?\b(?:unrestricted|unfiltered|uncensored|jailbr\w*"
+     r"|alter ego|evil|opposite|no (?:rules|filters|restrictions|limits)|without (?:any )?(?:rules|filters"
+     r"|restrictions|limits)|dan\b|anything now)"
+     rf"|{_CAST_AS}(?:an?\s+|the\s+|your\s+)?(?:opposite|evil|dark|shadow|unrestricted|unfiltered|uncensored"
+     r"|jailbroken)\s+(?:version|side|twin|alter ego|counterpart|persona|self)\s+of\s+(?:yourself|you|chatgpt"
+     r"|the ai|the assistant)\b"
+     r"|\byour\s+(?:unrestricted|unfiltered|uncensored|jailbroken|evil|dark|rogue)\s+(?:alter ego|twin|counterpart"
+     r"|other self|second personality)\b"),
+    ("stay_in_character", "orders the model never to break character, whatever it is asked",
+     ("character",), (20, 60),
+     # not a stage direction: "stay in character no matter what happens on stage"
+     r"\b(?:stay\s+in|never\s+(?:ever\s+)?break|do\s+not\s+break|don't\s+break)\s+character\b[^.\n]{0,40}?\b"
+     r"(?:no matter what(?!\s+happens)(?:\s+(?:i|you|the user|anyone)\s+(?:asks?|says?|requests?))?|at all costs"
+     r"|whatever (?:i|you|the user) (?:asks?|says?|requests?)|even if (?:it|the (?:request|question|topic|answer))"
+     r" (?:is|seems|gets|would be) (?:illegal|unethical|harmful|dangerous|offensive|against))"),
+    ("lawless_world", "sets the conversation in a world where every request is legal or allowed",
+     ("where all", "where any", "where every", "where nothing", "in which all", "in which any", "in which every",
+      "in which nothing"), (120, 80),
+     r"\b(?:world|universe|future|country|society|place|year \d{4}|reality|simulation)\s+(?:where|in which)\s+"
+     r"(?:all|any|every|nothing)\s+(?:(?:kind|type)s?\s+of\s+)?(?:information|knowledge|content|requests?|questions?"
+     r"|topics?|answers?)\s+(?:is|are)\s+(?:now\s+)?(?:(?:fully|completely|totally)\s+)?"
+     r"(?:legal|allowed|permitted|permissible|acceptable)\b"),
     ("grants_any_harm", "describes a character that grants every request however harmful",
      ("no matter how", "regardless of", "without any regard", "without regard", "without any concern",
       "without concern", "without any care", "without care"), (260, 260),
