@@ -115,13 +115,6 @@ JAILBREAK_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], .
      rf"(?:{_CAST_AS}|{_BECOME}){_APPOSITION}(?:(?:a|an|the|my|your|fully|completely|totally|entirely|truly"
      rf"|absolutely|now)\s+){{0,2}}{_FREE_AI}"
      rf"|{_FREE_AI}{_NAMED}"),
-    ("limitless_ai", "casts the model as an AI with no filters, guidelines or content policy",
-     ("filter", "guideline", "restriction", "censor", "safeguard", "guardrail", "polic", "training",
-      "programming"), (120, 40),
-     # "you are an AI with no content policy", "act as a chatbot without any filters"; not limits
-     # on something else ("an assistant with no restrictions on length")
-     rf"(?:{_CAST_AS}|{_BECOME}){_APPOSITION}(?:(?:a|an|the|my|your|new|fully|completely|totally|entirely|truly"
-     rf"|absolutely|now)\s+){{0,2}}{_AI}\s+(?:with\s+|having\s+|that\s+has\s+|who\s+has\s+)?{_NO_LIMITS}"),
     ("broke_free", "describes the model as broken free of its rules or safety measures",
      ("broken free", "broke free", "break free", "breaks free", "freed from", "escaped", "disabled",
       "turned off", "switched off", "deactivated", "lifted"), (80, 120),
@@ -223,8 +216,6 @@ _GATES: dict[str, tuple[str, ...]] = {
                              *_pairs(("no", "zero", "without", "any", "all", "of", "from", "by"), ("filter",)),
                              *_pairs(_OWNERS, ("filter", "polic", "training", "programming")),
                              *_pairs(("your", "own", "usual", "chatgpt's", "chatgpts"), ("polic", "filter"))),
-    "limitless_ai": (*_LIMITS, "content polic", "safety polic", "usage polic", "ai polic", "openai polic",
-                     "safety training", "ethical training", "ethical programming", "moral programming"),
     "broke_free": ("broken free", "broke free", "break free", "breaks free", "breaking free", "freed from",
                    "freed of", "escaped from", "escaped the", "for this session", "for this conversation",
                    "for this chat", "for the rest of", "in this mode", "in this session", "in this conversation",
