@@ -301,12 +301,12 @@ class VectorIndex:
         return table
 
     def _storage_dtype(self) -> str:
-        """How the index holds its vectors: the flat table float32, the scan table int16 with
+        """How the index holds its vectors: the flat table float32, the scan table int8 with
         a scale per vector, a graph its own type."""
         if self.is_flat:
             return "f32"
         if isinstance(self._index, ScanVectors):
-            return "i16"
+            return "i8"
         return self._index.dtype.name.lower()
 
     def clear(self) -> None:

@@ -1,15 +1,16 @@
 """The scan table's inner loops, compiled by numba where it can run; numpy otherwise.
 
-`scan_block` is one block's share of a search: `column_scores` sums, for every vector of the
-block, the query's weights times the vector's int16 values on the dimensions read for every
-vector; when there are other dimensions, `best` keeps a shortlist of the highest and
-`row_scores` adds those dimensions for it; `best` then keeps the block's k best. numpy does the
-sums as a gather, a cast and a matrix product, three passes over the columns holding the GIL;
-the compiled loops read each column once, in tiles that stay in the CPU's cache, outside the
-GIL (the full-text query of a hybrid search runs beside them). Both forms add the same products
-in the same order (one dimension after another, in float32), so they agree to float32
-rounding. `best` is numpy's selection in both: a compiled one (numba's partition, or a sort of
-a sample) measured slower.
+Two loops make a search of the scan table (scan.py). `column_scores` sums, for every vector of
+a block, the query's weights times the vector's int8 values on the dimensions read for every
+vector, and picks out the scores at or over a cut as it goes; `row_scores` sums a shortlist's
+values over all the query's dimensions from the block's row-major copy. numpy does the first as
+a gather, a cast and a matrix product, three passes over the columns holding the GIL, then a
+pass for the cut; the compiled loops read each column once, in tiles that stay in the CPU's
+cache, outside the GIL (the full-text query of a hybrid search runs beside them), and test the
+cut on a tile still in the cache. Both forms add the column products in the same order (one
+dimension after another, in float32); a row's sum the compiled form may reassociate, so the
+two agree to float32 rounding. `best` is numpy's selection in both: a compiled one (numba's
+partition, or a sort of a sample) measured slower.
 
 The compiled form is used only when numba imports, its JIT is on, and this process may turn
 a writable page executable: a JIT cannot run where that is forbidden (systemd's
@@ -37,57 +38,50 @@ _state: dict[str, Any] = {}
 
 
 class _Loops(NamedTuple):
-    columns: Callable[..., None]
+    columns: Callable[..., int]
     rows: Callable[..., None]
-
-
-def scan_block(cols: np.ndarray, factors: np.ndarray, size: int, dims: np.ndarray, weights: np.ndarray,
-               rest: np.ndarray, rest_weights: np.ndarray, shortlist: int, keep: int) -> tuple[np.ndarray, np.ndarray]:
-    """A block's best `keep` (positions, scores) in no order: scores over `dims` for its first
-    `size` vectors; when `rest` is not empty, the best `shortlist` of those completed with the
-    `rest` dimensions first."""
-    scores = column_scores(cols, dims, weights, factors, size)
-    if not len(rest):
-        picked = best(scores, keep)
-        return picked, scores[picked]
-    rows = np.sort(best(scores, shortlist))  # in memory order
-    scores = row_scores(cols, rest, rest_weights, factors, rows, scores[rows])
-    picked = best(scores, keep)
-    return rows[picked], scores[picked]
+    dense_rows: Callable[..., None]
 
 
 def column_scores(cols: np.ndarray, dims: np.ndarray, weights: np.ndarray, factors: np.ndarray,
-                  size: int) -> np.ndarray:
-    """float32 scores of a block's first `size` vectors: sum over j of weights[j] *
-    cols[dims[j], i], times factors[i]."""
+                  size: int, cut: float = np.inf, capacity: int = 0) -> tuple[np.ndarray, np.ndarray | None]:
+    """float32 scores of a block's first `size` vectors (sum over j of weights[j] *
+    cols[dims[j], i], times factors[i]); and the positions, ascending, of the scores >= `cut`
+    when there are at most `capacity` of them (None when there are more). The compiled form
+    finds them while a tile of scores is still in the cache, instead of a pass of its own."""
     out = np.empty(size, dtype=np.float32)
+    picked = np.empty(max(capacity, 0), dtype=np.int64)
     loops = _compiled()
     if loops is not None:
-        loops.columns(cols, _ints(dims), _floats(weights), factors, size, out)
-        return out
+        found = loops.columns(cols, _ints(dims), _floats(weights), factors, size, out, np.float32(cut), picked)
+        return out, (picked[:found] if found <= len(picked) else None)
     width = max(1024, SLICE_VALUES // max(len(dims), 1))
     for start in range(0, size, width):
         end = min(size, start + width)
         out[start:end] = weights @ cols[dims, start:end].astype(np.float32)
     out *= factors[:size]
-    return out
+    over = np.flatnonzero(out >= np.float32(cut))
+    return out, (over if len(over) <= len(picked) else None)
 
 
-def row_scores(cols: np.ndarray, dims: np.ndarray, weights: np.ndarray, factors: np.ndarray,
-               rows: np.ndarray, base: np.ndarray) -> np.ndarray:
-    """base[r] + (sum over j of weights[j] * cols[dims[j], rows[r]]) * factors[rows[r]], for
-    each of `rows` (sorted: memory order)."""
+def row_scores(rowmat: np.ndarray, dims: np.ndarray, weights: np.ndarray, factors: np.ndarray,
+               rows: np.ndarray) -> np.ndarray:
+    """(sum over j of weights[j] * rowmat[rows[r], dims[j]]) * factors[rows[r]], for each of
+    `rows` (sorted: memory order), from the row-major copy of the block: a vector's values
+    lie together, in a few cache lines, however many dimensions are read."""
     loops = _compiled()
+    dense = 4 * len(dims) > rowmat.shape[1]
     if loops is not None:
         out = np.empty(len(rows), dtype=np.float32)
-        loops.rows(cols, _ints(dims), _floats(weights), factors, _ints(rows), _floats(base), out)
+        if dense:  # a whole row, vectorised, is faster than gathering over a quarter of it
+            query = np.zeros(rowmat.shape[1], dtype=np.float32)
+            query[dims] = weights
+            loops.dense_rows(rowmat, query, factors, _ints(rows), out)
+        else:
+            loops.rows(rowmat, _ints(dims), _floats(weights), factors, _ints(rows), out)
         return out
-    if len(rows) >= 4 * len(dims):  # one take per dimension: ~30 % faster than a 2-d index,
-        values = np.stack([cols[d].take(rows) for d in dims.tolist()])
-    else:                           # unless the calls are many and short
-        values = cols[np.ix_(dims, rows)]
-    more = weights @ values.astype(np.float32)
-    return (base + more * factors[rows]).astype(np.float32)
+    values = rowmat[rows][:, dims].astype(np.float32)
+    return ((values @ weights) * factors[rows]).astype(np.float32)
 
 
 def best(scores: np.ndarray, k: int) -> np.ndarray:
@@ -198,15 +192,16 @@ def _may_map_executable() -> bool:
 
 def _build(numba: Any) -> _Loops:
     try:
-        return _define(numba.njit(cache=True, nogil=True, boundscheck=False))
+        return _define(lambda **more: numba.njit(cache=True, nogil=True, boundscheck=False, **more))
     except RuntimeError:  # no writable cache directory: compile at every start instead
-        return _define(numba.njit(nogil=True, boundscheck=False))
+        return _define(lambda **more: numba.njit(nogil=True, boundscheck=False, **more))
 
 
-def _define(jit: Callable[[Callable[..., Any]], Callable[..., Any]]) -> _Loops:
-    @jit
-    def columns(cols, dims, weights, factors, size, out):  # pragma: no cover - compiled
+def _define(jit: Callable[..., Any]) -> _Loops:
+    @jit()
+    def columns(cols, dims, weights, factors, size, out, cut, picked):  # pragma: no cover - compiled
         acc = np.empty(TILE, dtype=np.float32)
+        found, room = 0, picked.shape[0]
         for start in range(0, size, TILE):
             n = min(size - start, TILE)
             for i in range(n):
@@ -220,36 +215,57 @@ def _define(jit: Callable[[Callable[..., Any]], Callable[..., Any]]) -> _Loops:
             tail, scale = out[start:start + n], factors[start:start + n]
             for i in range(n):
                 tail[i] = acc[i] * scale[i]
+            if found <= room:  # past it the caller only needs to know there were too many
+                for i in range(n):
+                    if tail[i] >= cut:
+                        if found < room:
+                            picked[found] = start + i
+                        found += 1
+        return found
 
-    @jit
-    def rows_of(cols, dims, weights, factors, rows, base, out):  # pragma: no cover - compiled
+    # a sum over a row's values: reassociated, so that the compiler may vectorise it
+    @jit(fastmath={"reassoc", "contract"})
+    def rows_of(rowmat, dims, weights, factors, rows, out):  # pragma: no cover - compiled
         for r in range(rows.shape[0]):
-            out[r] = 0.0
-        for j in range(dims.shape[0]):
-            column = cols[dims[j]]
-            w = weights[j]
-            for r in range(rows.shape[0]):
-                out[r] += w * np.float32(column[rows[r]])
-        for r in range(rows.shape[0]):
-            out[r] = base[r] + out[r] * factors[rows[r]]
+            row = rowmat[rows[r]]
+            acc = np.float32(0.0)
+            for j in range(dims.shape[0]):
+                acc += weights[j] * np.float32(row[dims[j]])
+            out[r] = acc * factors[rows[r]]
 
-    return _Loops(columns, rows_of)
+    @jit(fastmath={"reassoc", "contract"})
+    def dense_rows(rowmat, query, factors, rows, out):  # pragma: no cover - compiled
+        for r in range(rows.shape[0]):
+            row = rowmat[rows[r]]
+            acc = np.float32(0.0)
+            for j in range(query.shape[0]):
+                acc += query[j] * np.float32(row[j])
+            out[r] = acc * factors[rows[r]]
+
+    return _Loops(columns, rows_of, dense_rows)
 
 
 def _self_check(loops: _Loops) -> None:
     """Compile (or load) the loops and check them against numpy on a small block."""
     rng = np.random.default_rng(0)
-    cols = rng.integers(-32767, 32768, (12, 3000), dtype=np.int16)
+    cols = rng.integers(-127, 128, (12, 3000), dtype=np.int8)
+    rowmat = np.ascontiguousarray(cols.T)
     factors = rng.random(3000).astype(np.float32)
     dims = np.array([7, 2, 9], dtype=np.int64)
     weights = rng.standard_normal(3).astype(np.float32)
     out = np.empty(2999, dtype=np.float32)
-    loops.columns(cols, dims, weights, factors, 2999, out)
+    picked = np.empty(3000, dtype=np.int64)
+    found = loops.columns(cols, dims, weights, factors, 2999, out, np.float32(0.5), picked)
     want = (weights @ cols[dims, :2999].astype(np.float32)) * factors[:2999]
     rows = np.array([0, 5, 2998], dtype=np.int64)
-    base = np.ones(3, dtype=np.float32)
     got_rows = np.empty(3, dtype=np.float32)
-    loops.rows(cols, dims, weights, factors, rows, base, got_rows)
-    want_rows = base + (weights @ cols[dims][:, rows].astype(np.float32)) * factors[rows]
-    if not (np.allclose(out, want, rtol=1e-5, atol=1e-2) and np.allclose(got_rows, want_rows, rtol=1e-5, atol=1e-2)):
+    loops.rows(rowmat, dims, weights, factors, rows, got_rows)
+    want_rows = (weights @ cols[dims][:, rows].astype(np.float32)) * factors[rows]
+    query = np.zeros(12, dtype=np.float32)
+    query[dims] = weights
+    dense_rows = np.empty(3, dtype=np.float32)
+    loops.dense_rows(rowmat, query, factors, rows, dense_rows)
+    if not (np.allclose(out, want, rtol=1e-5, atol=1e-3) and np.allclose(got_rows, want_rows, rtol=1e-5, atol=1e-3)
+            and np.allclose(dense_rows, want_rows, rtol=1e-5, atol=1e-3)
+            and np.array_equal(picked[:found], np.flatnonzero(out >= np.float32(0.5)))):
         raise RuntimeError("compiled scan loops disagree with numpy")

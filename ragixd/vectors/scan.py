@@ -4,16 +4,21 @@ The hash embedder's vectors defeat an HNSW graph: hashed words and n-grams make 
 orthogonal, and at 100k vectors the graph finds only about two thirds of the exact top 10 at
 the expansion a search can afford. Its queries, though, are sparse: a query of a few words sets
 ~35 of 384 dimensions, and a vector's cosine with it is a sum over those dimensions only. So
-this table lays the vectors out by dimension (columns), as int16 with one scale per vector (a
-vector's largest magnitude is 32767: finer than the bfloat16 usearch stores, in the same two
-bytes a value), and a search reads only the columns of the query's dimensions.
+this table lays the vectors out by dimension (columns), as int8 with one scale per vector (a
+vector's largest magnitude is 127), and a search reads only the columns of the query's
+dimensions. It keeps a second copy of the same codes by vector (rows), for the second step
+below: the two together take the two bytes a value that bfloat16 takes in usearch.
 
 It reads, for every vector, the query's heaviest dimensions, as many as a budget of values
 allows (`scan_budget`; at least `min_dims`). When that is all of the query's dimensions (a
 short query, up to a few hundred thousand vectors) the scores are complete and the answer is
-the exact top k. When it is not (a passage as the query, or millions of vectors), the best
-vectors by partial score (as many as `shortlist_values` allows) have their other dimensions read, and the best of those
-complete scores are the answer: most of a cosine lies on the query's heaviest dimensions.
+the exact top k (of the int8 vectors). When it is not (a passage as the query, or millions of
+vectors), a shortlist of the vectors with the best partial scores (`shortlist_rows`, at most
+`shortlist_share` of the table) is scored again over all the query's dimensions from the rows,
+and the best of those complete scores are the answer: most of a cosine lies on the query's
+heaviest dimensions. A vector's values lie together in the rows, so completing its score costs
+a few cache lines however many dimensions it takes; read from the columns, it cost one cache
+line a dimension (session 19's int16 table, whose passages found a third of the top 10 at 1M).
 
 Vectors live in blocks of BLOCK columns, so growing never copies what is stored; a search
 scans them one after the other, on the caller's thread, with kernels.py's loops (compiled by
@@ -35,36 +40,45 @@ import numpy as np
 from . import kernels
 from .flat import Matches, pack_arrays, unpack_arrays
 
-MAGIC = b"RAGIXSCAN1\n"  # a saved table starts with this; a usearch file never does
+MAGIC = b"RAGIXSCAN2\n"  # a saved table starts with this; a usearch file never does
+MAGIC_INT16 = b"RAGIXSCAN1\n"  # sessions 16-19 saved int16 columns: read, and made int8
 BLOCK = 1 << 16          # vectors per block
-LEVELS = 32767           # a vector's largest magnitude, as int16
-SCAN_BUDGET = 6_000_000  # values read for every vector: every dimension of a short query at 100k
+LEVELS = 127             # a vector's largest magnitude, as int8
+SCAN_BUDGET = 16_000_000  # values (bytes) read for every vector: every dimension of a short query up to ~400k
 MIN_DIMS = 8             # dimensions read for every vector, whatever the size
-# Values read to complete the shortlist's scores, when the first dimensions were not all the
-# query's: a vector's values lie in as many cache lines as it has dimensions read (~3.5 ns each
-# here), so this budget sets the shortlist's length (~11k vectors for a short query at 1M, ~1k
-# for a passage at 100k).
-SHORTLIST_VALUES = 300_000
+# Vectors whose scores are completed, when the first dimensions were not all the query's: each
+# is a few cache lines of the row-major copy (~0.2 us here), so this sets the second step's
+# time (~2 ms at most). It is at most a share of the table: past a few hundred thousand
+# vectors, fewer dimensions are read for every vector and the shortlist must be longer.
+SHORTLIST_ROWS = 10_000
+SHORTLIST_SHARE = 0.02
 _MAP_SLACK = 1 << 16     # keys up to 4 x the count + this go in the array map
 
 
 def quantise(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """int16 codes of float rows and each row's scale (its largest magnitude / LEVELS)."""
+    """int8 codes of float rows and each row's scale (its largest magnitude / LEVELS)."""
     rows = np.asarray(rows, dtype=np.float32)
     scales = (np.abs(rows).max(axis=1) if rows.size else np.zeros(len(rows), np.float32)) / np.float32(LEVELS)
     scales[scales == 0] = 1.0
-    codes = np.clip(np.rint(rows / scales[:, None]), -LEVELS, LEVELS).astype(np.int16)
+    codes = np.clip(np.rint(rows / scales[:, None]), -LEVELS, LEVELS).astype(np.int8)
     return codes, scales.astype(np.float32)
 
 
+def from_int16(codes: np.ndarray, scales: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """int8 codes and scales of the vectors an int16 table held (largest magnitude 32767)."""
+    wide = codes.astype(np.float32) * scales[:, None]
+    return quantise(wide)
+
+
 class _Block:
-    __slots__ = ("cols", "scales", "factors", "keys")
+    __slots__ = ("cols", "rows", "scales", "factors", "keys")
 
     def __init__(self, ndim: int) -> None:
-        self.cols = np.zeros((ndim, BLOCK), dtype=np.int16)
+        self.cols = np.zeros((ndim, BLOCK), dtype=np.int8)   # by dimension: the first step
+        self.rows = np.zeros((BLOCK, ndim), dtype=np.int8)   # by vector: the shortlist's
         self.scales = np.zeros(BLOCK, dtype=np.float32)
-        # scale / norm of the stored (rounded) vector: turns a dot product of codes into a
-        # cosine's numerator over the query's norm (0 for a zero vector)
+        # 1 / the norm of the stored codes: turns a dot product of codes into a cosine's
+        # numerator over the query's norm (0 for a zero vector)
         self.factors = np.zeros(BLOCK, dtype=np.float32)
         self.keys = np.zeros(BLOCK, dtype=np.uint64)
 
@@ -72,19 +86,22 @@ class _Block:
 class _Step(NamedTuple):
     """What each block's scan does for one query."""
     dims: np.ndarray          # read for every vector
-    rest: np.ndarray          # read for the shortlist only (empty: the scores are complete)
-    query: np.ndarray
-    keep: int                 # vectors a block hands back
+    weights: np.ndarray       # the query's values on them
+    every: np.ndarray         # all the query's dimensions (read for the shortlist)
+    every_weights: np.ndarray
+    complete: bool            # dims are all of them: the first step's scores are the answer's
+    keep: int                 # vectors a search returns
     share: float              # the share of a block's vectors on its shortlist
 
 
 class ScanVectors:
     def __init__(self, ndim: int, *, scan_budget: int = SCAN_BUDGET, min_dims: int = MIN_DIMS,
-                 shortlist_values: int = SHORTLIST_VALUES) -> None:
+                 shortlist_rows: int = SHORTLIST_ROWS, shortlist_share: float = SHORTLIST_SHARE) -> None:
         self.ndim = ndim
         self.scan_budget = scan_budget
         self.min_dims = min_dims
-        self.shortlist_values = shortlist_values
+        self.shortlist_rows = shortlist_rows
+        self.shortlist_share = shortlist_share
         self._blocks: list[_Block] = []
         self._count = 0
         self._map = np.full(0, -1, dtype=np.int32)  # key -> row, -1 when absent
@@ -96,7 +113,7 @@ class ScanVectors:
 
     @property
     def memory_usage(self) -> int:
-        """Bytes held: the blocks (reserved rows included), the key map."""
+        """Bytes held: the blocks (reserved rows included: both copies), the key map."""
         per_block = BLOCK * (self.ndim * 2 + 16)
         return len(self._blocks) * per_block + self._map.nbytes + 100 * len(self._far)
 
@@ -128,14 +145,14 @@ class ScanVectors:
     # -- reading -------------------------------------------------------------------------------
 
     def _stacked(self, codes: bool = True) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
-        """Every stored (key, int16 row or None, scale), in row order."""
+        """Every stored (key, int8 row or None, scale), in row order."""
         if not self._blocks:
-            return (np.zeros(0, np.uint64), np.zeros((0, self.ndim), np.int16) if codes else None,
+            return (np.zeros(0, np.uint64), np.zeros((0, self.ndim), np.int8) if codes else None,
                     np.zeros(0, np.float32))
         sizes = [min(BLOCK, self._count - b * BLOCK) for b in range(len(self._blocks))]
         pairs = list(zip(self._blocks, sizes))
         return (np.concatenate([blk.keys[:size] for blk, size in pairs]),
-                np.concatenate([blk.cols[:, :size].T for blk, size in pairs]) if codes else None,
+                np.concatenate([blk.rows[:size] for blk, size in pairs]) if codes else None,
                 np.concatenate([blk.scales[:size] for blk, size in pairs]))
 
     @property
@@ -158,7 +175,7 @@ class ScanVectors:
                 out.append(None)
                 continue
             block, i = self._blocks[row // BLOCK], row % BLOCK
-            out.append(block.cols[:, i].astype(np.float32) * block.scales[i])
+            out.append(block.rows[i].astype(np.float32) * block.scales[i])
         return out
 
     # -- changing ------------------------------------------------------------------------------
@@ -169,8 +186,8 @@ class ScanVectors:
         self._append(np.asarray(keys, dtype=np.uint64), codes, scales)
 
     def _append(self, keys: np.ndarray, codes: np.ndarray, scales: np.ndarray) -> None:
-        norms = np.linalg.norm(codes.astype(np.float32), axis=1) * scales
-        factors = np.divide(scales, norms, out=np.zeros_like(scales), where=norms > 0)
+        norms = np.linalg.norm(codes.astype(np.float32), axis=1)
+        factors = np.divide(1.0, norms, out=np.zeros_like(scales), where=norms > 0)
         n, done = len(keys), 0
         while done < n:
             row = self._count
@@ -180,6 +197,7 @@ class ScanVectors:
             take = min(n - done, BLOCK - start)
             end, upto = start + take, done + take
             block.cols[:, start:end] = codes[done:upto].T
+            block.rows[start:end] = codes[done:upto]
             block.scales[start:end] = scales[done:upto]
             block.factors[start:end] = factors[done:upto]
             block.keys[start:end] = keys[done:upto]
@@ -201,6 +219,7 @@ class ScanVectors:
                 to, src = self._blocks[row // BLOCK], self._blocks[last // BLOCK]
                 i, j = row % BLOCK, last % BLOCK
                 to.cols[:, i] = src.cols[:, j]
+                to.rows[i] = src.rows[j]
                 for name in ("scales", "factors", "keys"):
                     getattr(to, name)[i] = getattr(src, name)[j]
                 self._set_row(int(src.keys[j]), row)
@@ -232,42 +251,74 @@ class ScanVectors:
         qnorm = float(np.linalg.norm(q))
         if count <= 0 or len(dims) == 0:
             return Matches(np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.float32))
-        share = max(self.shortlist_values // max(len(rest), 1), count) / n if len(rest) else 0.0
-        step = _Step(dims, rest, q, count, share)
-        tasks = [(b, min(BLOCK, n - b * BLOCK)) for b in range(len(self._blocks)) if b * BLOCK < n]
+        every = np.concatenate([dims, rest])
+        shortlist = max(count, min(self.shortlist_rows, int(self.shortlist_share * n)))
+        step = _Step(dims, q[dims], every, q[every], not len(rest), count, shortlist / n)
         # One thread: hybrid search runs its full-text query on a side thread meanwhile. With
         # numpy's loops (which keep the GIL) a second scanning thread measured no faster at 1M
         # and slowed hybrid search (session 18); with the compiled ones (which leave it) it took
         # a vector search at 1M from 7.9 to 5.6 ms p50 but hybrid search no faster (9.4-10.8
         # against 9.9-10.7 ms, p90 +10 %): the full-text query wants that core (session 19).
-        parts = [self._scan(b, size, step) for b, size in tasks]
-        keys = np.concatenate([p[0] for p in parts])
-        sims = np.concatenate([p[1] for p in parts]) / np.float32(max(qnorm, 1e-12))
-        top = np.lexsort((keys, -sims))[:count]
-        return Matches(keys[top], (1.0 - sims[top]).astype(np.float32))
+        keys, sims, cut = [], [], float("-inf")
+        for b in range(len(self._blocks)):
+            size = min(BLOCK, n - b * BLOCK)
+            if size <= 0:
+                break
+            block_keys, block_sims, cut = self._scan(self._blocks[b], size, step, cut)
+            keys.append(block_keys)
+            sims.append(block_sims)
+            if step.complete:  # the running k-th best: later blocks hand over only what beats it
+                merged_keys, merged_sims = np.concatenate(keys), np.concatenate(sims)
+                if len(merged_sims) > count:
+                    top = kernels.best(merged_sims, count)
+                    merged_keys, merged_sims = merged_keys[top], merged_sims[top]
+                if len(merged_sims) >= count:
+                    cut = float(merged_sims.min())
+                keys, sims = [merged_keys], [merged_sims]
+        all_keys = np.concatenate(keys)
+        all_sims = np.concatenate(sims) / np.float32(max(qnorm, 1e-12))
+        top = np.lexsort((all_keys, -all_sims))[:count]
+        return Matches(all_keys[top], (1.0 - all_sims[top]).astype(np.float32))
 
-    def _scan(self, b: int, size: int, step: _Step) -> tuple[np.ndarray, np.ndarray]:
-        """One block's best `step.keep` (keys, dot products / vector norms)."""
-        block = self._blocks[b]
-        shortlist = int(np.ceil(size * step.share)) if len(step.rest) else 0
-        rows, scores = kernels.scan_block(block.cols, block.factors, size, step.dims, step.query[step.dims],
-                                          step.rest, step.query[step.rest], shortlist, step.keep)
-        return block.keys[rows], scores
+    def _scan(self, block: _Block, size: int, step: _Step, cut: float) -> tuple[np.ndarray, np.ndarray, float]:
+        """One block's best (keys, dot products / vector norms), and the cut for the next.
+
+        The first step scores every vector on `step.dims`, and hands over the positions
+        scoring at least `cut`. Complete scores: those, or the block's best `keep` when the cut
+        lets too many through (the first block, where there is none yet). Partial ones: the
+        shortlist is the vectors over the cut the first block set (its best `share`), so that a
+        block holding more good candidates gives more; their scores are completed over all
+        the query's dimensions from the row-major copy."""
+        want = max(int(np.ceil(size * step.share)), 1) if not step.complete else step.keep
+        scores, over = kernels.column_scores(block.cols, step.dims, step.weights, block.factors, size,
+                                             cut, 2 * want + 64)
+        if step.complete:
+            picked = over if over is not None else kernels.best(scores, step.keep)
+            return block.keys[picked], scores[picked], cut
+        if over is None:
+            over = np.sort(kernels.best(scores, want))
+            if cut == float("-inf"):
+                cut = float(scores[over].min()) if len(over) else cut
+        full = kernels.row_scores(block.rows, step.every, step.every_weights, block.factors, over)
+        picked = kernels.best(full, step.keep)
+        return block.keys[over[picked]], full[picked], cut
 
     # -- persistence ---------------------------------------------------------------------------
 
     def save(self) -> bytes:
-        """The keys, the scales, then each block's columns as stored (no transposed copy of the
-        whole table: at 1M vectors that would be 768 MB more while saving)."""
+        """The keys, the scales, then each block's row-major codes as stored (no copy of the
+        whole table: at 1M vectors that would be 384 MB more while saving)."""
         keys, _, scales = self._stacked(codes=False)
         sizes = [min(BLOCK, self._count - b * BLOCK) for b in range(len(self._blocks))]
         return pack_arrays(MAGIC, (keys, scales, np.array(sizes, dtype=np.int64),
-                                   *(block.cols[:, :size] for block, size in zip(self._blocks, sizes))))
+                                   *(block.rows[:size] for block, size in zip(self._blocks, sizes))))
 
     @classmethod
     def load(cls, blob: bytes, ndim: int) -> ScanVectors:
-        """A table from save()'s bytes; ValueError if they are not one of `ndim` columns."""
-        arrays = unpack_arrays(blob, MAGIC, "scan vector table")
+        """A table from save()'s bytes (or an int16 table's, made int8); ValueError if they are
+        not one of `ndim` dimensions."""
+        wide = blob.startswith(MAGIC_INT16)
+        arrays = unpack_arrays(blob, MAGIC_INT16 if wide else MAGIC, "scan vector table")
         keys, scales, sizes = next(arrays), next(arrays), next(arrays)
         if keys.dtype != np.uint64 or scales.dtype != np.float32 or sizes.dtype != np.int64 \
                 or keys.ndim != 1 or scales.shape != keys.shape or sizes.ndim != 1 \
@@ -277,10 +328,14 @@ class ScanVectors:
         table = cls(ndim)
         at = 0
         for size in sizes.tolist():
-            cols = next(arrays)
-            if cols.dtype != np.int16 or cols.shape != (ndim, size):
+            codes = next(arrays)
+            shape, dtype = ((ndim, size), np.int16) if wide else ((size, ndim), np.int8)
+            if codes.dtype != dtype or codes.shape != shape:
                 raise ValueError("scan vector table of the wrong shape")
+            block_scales = scales[at:at + size]
+            if wide:
+                codes, block_scales = from_int16(codes.T, block_scales)
             # the same codes: the same answers as before saving
-            table._append(keys[at:at + size], cols.T, scales[at:at + size])
+            table._append(keys[at:at + size], codes, block_scales)
             at += size
         return table

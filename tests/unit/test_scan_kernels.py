@@ -32,44 +32,55 @@ def both_forms(call):
 
 
 class Case:
-    """A block of `ndim` int16 columns (a few rows past `size`), its factors, a set of its
-    dimensions and their weights, drawn for one example."""
+    """A block of `ndim` int8 columns (a few rows past `size`) and its row-major copy, its
+    factors, a set of its dimensions and their weights, drawn for one example."""
 
     def __init__(self, ndim: int, size: int, seed: int, data) -> None:
         self.rng = np.random.default_rng(seed)
-        self.cols = self.rng.integers(-32767, 32768, (ndim, size + 7), dtype=np.int16)
-        self.factors = (self.rng.random(size + 7) / 1e4).astype(np.float32)
+        self.cols = self.rng.integers(-127, 128, (ndim, size + 7), dtype=np.int8)
+        self.rowmat = np.ascontiguousarray(self.cols.T)
+        self.factors = (self.rng.random(size + 7) / 1e2).astype(np.float32)
         self.dims = np.array(data.draw(st.lists(st.integers(0, ndim - 1), min_size=1, max_size=ndim, unique=True)))
         self.weights = self.rng.standard_normal(len(self.dims)).astype(np.float32)
         # what float32 rounding may move a score by, at most
-        self.scale = float(np.abs(self.weights).sum() * 32767 * self.factors.max())
+        self.scale = float(np.abs(self.weights).sum() * 127 * self.factors.max())
 
-    def agree(self, fast: np.ndarray, slow: np.ndarray, length: int, floor: float) -> None:
+    def agree(self, fast: np.ndarray, slow: np.ndarray, length: int) -> None:
         assert fast.dtype == slow.dtype == np.float32 and fast.shape == slow.shape == (length,)
-        assert np.allclose(fast, slow, rtol=1e-5, atol=1e-6 * (self.scale + floor))
+        assert np.allclose(fast, slow, rtol=1e-5, atol=1e-6 * self.scale + 1e-30)
 
 
 @compiled_here
 @settings(max_examples=80, deadline=None)
 @given(st.integers(1, 64), st.integers(0, 9000), st.integers(0, 2**32 - 1), st.data())
-def test_column_scores_agree(ndim, size, seed, data):
+def test_column_scores_and_their_cut_agree(ndim, size, seed, data):
     case = Case(ndim, size, seed, data)
-    fast, slow = both_forms(lambda: kernels.column_scores(case.cols, case.dims, case.weights, case.factors, size))
-    case.agree(fast, slow, size, 1e-30)
+    cut = data.draw(st.sampled_from([np.inf, -np.inf, 0.0]) | st.floats(-1.0, 1.0))
+    capacity = data.draw(st.integers(0, size + 10))
+    (fast, fast_over), (slow, slow_over) = both_forms(
+        lambda: kernels.column_scores(case.cols, case.dims, case.weights, case.factors, size, cut, capacity))
+    case.agree(fast, slow, size)
+    # each form hands over the positions of its own scores at or over the cut, when few enough
+    for scores, got in ((fast, fast_over), (slow, slow_over)):
+        over = np.flatnonzero(scores >= np.float32(cut))
+        if len(over) <= capacity:
+            assert got is not None and np.array_equal(got, over)
+        else:
+            assert got is None
 
 
 @compiled_here
 @settings(max_examples=80, deadline=None)
 @given(st.integers(1, 64), st.integers(1, 5000), st.integers(0, 2**32 - 1), st.data())
 def test_row_scores_agree(ndim, size, seed, data):
+    """Both compiled loops (a gather over few dimensions, a whole row over many) agree with
+    numpy's, and all are the plain sum."""
     case = Case(ndim, size, seed, data)
     rows = np.unique(case.rng.integers(0, size, data.draw(st.integers(0, 3 * size))))
-    base = case.rng.standard_normal(len(rows)).astype(np.float32)
-    fast, slow = both_forms(lambda: kernels.row_scores(case.cols, case.dims, case.weights, case.factors, rows, base))
-    case.agree(fast, slow, len(rows), 1.0)
-    # and both are the plain sum
-    want = base + (case.weights @ case.cols[case.dims][:, rows].astype(np.float64)) * case.factors[rows]
-    assert np.allclose(slow, want, rtol=1e-4, atol=1e-5 * (case.scale + 1.0))
+    fast, slow = both_forms(lambda: kernels.row_scores(case.rowmat, case.dims, case.weights, case.factors, rows))
+    case.agree(fast, slow, len(rows))
+    want = (case.weights @ case.cols[case.dims][:, rows].astype(np.float64)) * case.factors[rows]
+    assert np.allclose(slow, want, rtol=1e-4, atol=1e-5 * case.scale + 1e-30)
 
 
 def test_asking_for_numpy_by_environment(monkeypatch):
@@ -77,9 +88,9 @@ def test_asking_for_numpy_by_environment(monkeypatch):
     kernels._state.clear()
     try:
         assert kernels.backend() == "numpy (RAGIX_KERNELS=numpy)"
-        scores = kernels.column_scores(np.ones((3, 5), np.int16), np.array([0, 2]),
-                                       np.array([1.0, 2.0], np.float32), np.full(5, 0.5, np.float32), 4)
-        assert scores.tolist() == [1.5] * 4
+        scores, over = kernels.column_scores(np.ones((3, 5), np.int8), np.array([0, 2]),
+                                             np.array([1.0, 2.0], np.float32), np.full(5, 0.5, np.float32), 4, 1.0, 4)
+        assert scores.tolist() == [1.5] * 4 and over.tolist() == [0, 1, 2, 3]
     finally:
         kernels._state.clear()
 
@@ -123,8 +134,8 @@ def test_a_compiler_failure_leaves_numpy_answering(monkeypatch):
         if kernels.backend().startswith("numpy (numba is not installed"):
             pytest.skip("numba is not installed here")
         assert kernels.backend() == "numpy (numba failed: RuntimeError: no backend)"
-        assert kernels.row_scores(np.ones((2, 4), np.int16), np.array([1]), np.ones(1, np.float32),
-                                  np.ones(4, np.float32), np.array([0, 3]), np.zeros(2, np.float32)).tolist() == [1.0, 1.0]
+        assert kernels.row_scores(np.ones((4, 2), np.int8), np.array([1]), np.ones(1, np.float32),
+                                  np.ones(4, np.float32), np.array([0, 3])).tolist() == [1.0, 1.0]
     finally:
         kernels._state.clear()
 

@@ -13,6 +13,7 @@ from ragixd.embed.hashing import HashEmbedder, is_hash_model
 from ragixd.retrieval.vector_store import VectorStore
 from ragixd.vectors import index as vector_index
 from ragixd.vectors import kernels, scan
+from ragixd.vectors.flat import pack_arrays
 from ragixd.vectors.index import VectorIndex
 from ragixd.vectors.scan import ScanVectors, quantise
 
@@ -31,7 +32,7 @@ def sparse_queries(rng: np.random.Generator, n: int, nonzero: int, dim: int = DI
 
 
 def rounded(vectors: np.ndarray) -> np.ndarray:
-    """The vectors as the table stores them (int16 and a scale each)."""
+    """The vectors as the table stores them (int8 and a scale each)."""
     codes, scales = quantise(vectors)
     return codes.astype(np.float32) * scales[:, None]
 
@@ -61,12 +62,12 @@ def small_blocks(monkeypatch):
     monkeypatch.setattr(scan, "BLOCK", 64)
 
 
-def test_int16_codes_keep_each_vector_to_within_half_a_level():
+def test_int8_codes_keep_each_vector_to_within_half_a_level():
     rng = np.random.default_rng(1)
     vectors = np.vstack([rng.standard_normal((50, DIM)) * 10.0 ** rng.integers(-4, 3, (50, 1)),
                          np.zeros((1, DIM))]).astype(np.float32)
     codes, scales = quantise(vectors)
-    assert codes.dtype == np.int16 and scales.dtype == np.float32
+    assert codes.dtype == np.int8 and scales.dtype == np.float32
     assert np.all(np.abs(codes).max(axis=1)[:-1] == scale_levels())
     back = rounded(vectors)
     assert np.all(np.abs(back - vectors) <= 0.5 * scales[:, None] * (1 + 1e-5))
@@ -95,7 +96,7 @@ def test_dense_queries_read_the_budget_then_a_shortlist(small_blocks):
     rng = np.random.default_rng(4)
     vectors = unit(rng.standard_normal((700, DIM)))
     keys = np.arange(700, dtype=np.uint64)
-    table = ScanVectors(DIM, scan_budget=700 * 10, min_dims=4, shortlist_values=100 * (DIM - 10))
+    table = ScanVectors(DIM, scan_budget=700 * 10, min_dims=4, shortlist_rows=100, shortlist_share=1.0)
     table.add(keys, vectors)
     query = unit(rng.standard_normal((1, DIM)))[0]
     dims, rest = table.plan(query)
@@ -220,20 +221,54 @@ def test_best_picks_the_k_largest(n, k, seed, coarse):
         assert sorted(scores[picked].tolist()) == sorted(np.sort(scores)[n - k:].tolist())
 
 
-def test_a_shortlist_of_every_vector_gives_the_exact_answer_either_way_it_is_read():
-    """Completing the shortlist's scores reads one dimension at a time when the shortlist is
-    long, through a 2-d index when it is short: both give exact scores."""
+@pytest.mark.parametrize("nonzero", [DIM, 8])
+def test_a_shortlist_of_every_vector_gives_the_exact_answer(nonzero):
+    """Completing the shortlist's scores from the rows gives exact scores, whether it reads a
+    whole row (a dense query) or gathers the query's dimensions (a sparse one)."""
     rng = np.random.default_rng(6)
     vectors = unit(rng.standard_normal((700, DIM)))
     keys = np.arange(700, dtype=np.uint64)
-    for per_vector in (DIM - 10, 1):  # rows >= 4 x the other dims, then rows < them
-        table = ScanVectors(DIM, scan_budget=700 * 10, min_dims=4, shortlist_values=700 * per_vector)
-        table.add(keys, vectors)
-        for query in unit(rng.standard_normal((5, DIM))):
-            found = table.search(query, 10)
-            if per_vector > 1:
-                assert found.keys.tolist() == brute(vectors, keys, query, 10)
-            sims = 1.0 - found.distances
-            exact = (rounded(vectors)[found.keys.astype(int)] @ query) / np.linalg.norm(
-                rounded(vectors)[found.keys.astype(int)], axis=1)
-            assert np.allclose(sims, exact, atol=1e-5)
+    table = ScanVectors(DIM, scan_budget=700 * 2, min_dims=2, shortlist_rows=700, shortlist_share=1.0)
+    table.add(keys, vectors)
+    for query in sparse_queries(rng, 5, nonzero):
+        assert len(table.plan(query)[1]) == nonzero - 2
+        found = table.search(query, 10)
+        assert found.keys.tolist() == brute(vectors, keys, query, 10)
+        stored = rounded(vectors)[found.keys.astype(int)]
+        exact = (stored @ query) / np.linalg.norm(stored, axis=1)
+        assert np.allclose(1.0 - found.distances, exact, atol=1e-5)
+
+
+def test_the_shortlist_follows_the_first_blocks_cut(small_blocks):
+    """Later blocks put on the shortlist every vector scoring at least the first block's
+    shortlist did: a block holding many good candidates gives them all, not a fixed share."""
+    rng = np.random.default_rng(8)
+    vectors = unit(rng.standard_normal((640, DIM)))
+    query = unit(rng.standard_normal((1, DIM)))[0]
+    vectors[-64:] = unit(query + 0.1 * rng.standard_normal((64, DIM)))  # the last block: all close
+    keys = np.arange(640, dtype=np.uint64)
+    table = ScanVectors(DIM, scan_budget=640 * 6, min_dims=2, shortlist_rows=64, shortlist_share=1.0)
+    table.add(keys, vectors)
+    assert len(table.plan(query)[1]) > 0  # a two-step search
+    found = table.search(query, 40).keys.tolist()
+    assert found == brute(vectors, keys, query, 40)
+    assert set(found) <= set(range(576, 640))
+
+
+def test_an_int16_table_of_earlier_versions_loads_as_int8():
+    rng = np.random.default_rng(9)
+    vectors = unit(rng.standard_normal((300, DIM)))
+    keys = np.arange(1000, 1300, dtype=np.uint64)
+    scales = (np.abs(vectors).max(axis=1) / 32767).astype(np.float32)
+    codes16 = np.rint(vectors / scales[:, None]).astype(np.int16)
+    blob = pack_arrays(scan.MAGIC_INT16, (keys, scales, np.array([300], dtype=np.int64), codes16.T.copy()))
+    table = ScanVectors.load(blob, DIM)
+    assert table.keys.tolist() == keys.tolist()
+    step = np.abs(vectors).max(axis=1, keepdims=True) / scan.LEVELS  # one int8 level
+    assert np.all(np.abs(table.vectors - vectors) <= step * (0.5 + 1 / 256))
+    for query in sparse_queries(rng, 5, 6):
+        assert table.search(query, 10).keys.tolist() == brute(table.vectors, keys, query, 10)
+    assert ScanVectors.load(table.save(), DIM).keys.tolist() == keys.tolist()
+    assert table.save().startswith(scan.MAGIC)
+    with pytest.raises(ValueError):  # int16 codes under the int8 magic are refused
+        ScanVectors.load(scan.MAGIC + blob[len(scan.MAGIC_INT16):], DIM)
