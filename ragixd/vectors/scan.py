@@ -45,7 +45,7 @@ MAGIC_INT16 = b"RAGIXSCAN1\n"  # sessions 16-19 saved int16 columns: read, and m
 BLOCK = 1 << 16          # vectors per block
 LEVELS = 127             # a vector's largest magnitude, as int8
 SCAN_BUDGET = 16_000_000  # values (bytes) read for every vector: every dimension of a short query up to ~400k
-MIN_DIMS = 8             # dimensions read for every vector, whatever the size
+MIN_DIMS = 32            # dimensions read for every vector, whatever the size (~all of a short query)
 # Vectors whose scores are completed, when the first dimensions were not all the query's: each
 # is a few cache lines of the row-major copy (~0.2 us here), so this sets the second step's
 # time (~2 ms at most). It is at most a share of the table: past a few hundred thousand
