@@ -33,6 +33,7 @@ serialises every call under its lock. Distances are 1 - cosine, as usearch's.
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -45,7 +46,8 @@ MAGIC_INT16 = b"RAGIXSCAN1\n"  # sessions 16-19 saved int16 columns: read, and m
 BLOCK = 1 << 16          # vectors per block
 LEVELS = 127             # a vector's largest magnitude, as int8
 SCAN_BUDGET = 16_000_000  # values (bytes) read for every vector: every dimension of a short query up to ~400k
-MIN_DIMS = 32            # dimensions read for every vector, whatever the size (~all of a short query)
+MIN_DIMS = 8             # dimensions read for every vector, whatever the size
+DIMS_SHARE = 0.1         # and at least this share of the query's (a passage spreads its cosine)
 # Vectors whose scores are completed, when the first dimensions were not all the query's: each
 # is a few cache lines of the row-major copy (~0.2 us here), so this sets the second step's
 # time (~2 ms at most). It is at most a share of the table: past a few hundred thousand
@@ -96,12 +98,14 @@ class _Step(NamedTuple):
 
 class ScanVectors:
     def __init__(self, ndim: int, *, scan_budget: int = SCAN_BUDGET, min_dims: int = MIN_DIMS,
-                 shortlist_rows: int = SHORTLIST_ROWS, shortlist_share: float = SHORTLIST_SHARE) -> None:
+                 shortlist_rows: int = SHORTLIST_ROWS, shortlist_share: float = SHORTLIST_SHARE,
+                 dims_share: float = DIMS_SHARE) -> None:
         self.ndim = ndim
         self.scan_budget = scan_budget
         self.min_dims = min_dims
         self.shortlist_rows = shortlist_rows
         self.shortlist_share = shortlist_share
+        self.dims_share = dims_share
         self._blocks: list[_Block] = []
         self._count = 0
         self._map = np.full(0, -1, dtype=np.int32)  # key -> row, -1 when absent
@@ -239,7 +243,7 @@ class ScanVectors:
         order = nonzero[np.argsort(-np.abs(query[nonzero]), kind="stable")]
         if exact or self._count == 0:
             return order, order[:0]
-        first = max(self.min_dims, self.scan_budget // self._count)
+        first = max(self.min_dims, self.scan_budget // self._count, math.ceil(self.dims_share * len(order)))
         return order[:first], order[first:]
 
     def search(self, query: np.ndarray, count: int, exact: bool = False) -> Matches:

@@ -103,6 +103,11 @@ def test_dense_queries_read_the_budget_then_a_shortlist(small_blocks):
     assert len(dims) == 10 and len(rest) == DIM - 10
     assert np.all(np.diff(np.abs(query[dims])) <= 0)  # heaviest first
     assert len(table.plan(query, exact=True)[0]) == DIM
+    # a query spread over many dimensions has at least a share of them read for every vector
+    table.dims_share = 0.5
+    assert len(table.plan(query)[0]) == DIM // 2
+    assert len(table.plan(sparse_queries(rng, 1, 12)[0])[0]) == 10  # the budget's, more than half
+    table.dims_share = scan.DIMS_SHARE
     # exact asks for every dimension: the true neighbours, whatever the budget
     assert table.search(query, 10, exact=True).keys.tolist() == brute(vectors, keys, query, 10)
     # the budgeted search still finds its own vector and most of the true top 10
@@ -228,7 +233,8 @@ def test_a_shortlist_of_every_vector_gives_the_exact_answer(nonzero):
     rng = np.random.default_rng(6)
     vectors = unit(rng.standard_normal((700, DIM)))
     keys = np.arange(700, dtype=np.uint64)
-    table = ScanVectors(DIM, scan_budget=700 * 2, min_dims=2, shortlist_rows=700, shortlist_share=1.0)
+    table = ScanVectors(DIM, scan_budget=700 * 2, min_dims=2, shortlist_rows=700, shortlist_share=1.0,
+                        dims_share=0.0)
     table.add(keys, vectors)
     for query in sparse_queries(rng, 5, nonzero):
         assert len(table.plan(query)[1]) == nonzero - 2
