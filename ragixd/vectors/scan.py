@@ -34,6 +34,7 @@ serialises every call under its lock. Distances are 1 - cosine, as usearch's.
 from __future__ import annotations
 
 import math
+import mmap
 from typing import NamedTuple
 
 import numpy as np
@@ -72,12 +73,24 @@ def from_int16(codes: np.ndarray, scales: np.ndarray) -> tuple[np.ndarray, np.nd
     return quantise(wide)
 
 
+def _zeros(shape: tuple[int, int], dtype: type) -> np.ndarray:
+    """A zeroed array in memory mapped from the kernel, whose pages are taken as they are first
+    written and given back when the array goes. From the allocator, a 25 MB block may come out
+    of the heap (glibc serves blocks below its mmap threshold, which rises to 32 MB once a
+    table's flat start is freed) and be zeroed at once: every page resident from the start."""
+    count = shape[0] * shape[1]
+    buf = mmap.mmap(-1, max(count * np.dtype(dtype).itemsize, 1))
+    if hasattr(buf, "madvise") and hasattr(mmap, "MADV_HUGEPAGE"):
+        buf.madvise(mmap.MADV_HUGEPAGE)  # as numpy asks for its own large arrays: fewer TLB misses
+    return np.frombuffer(buf, dtype=dtype, count=count).reshape(shape)
+
+
 class _Block:
     __slots__ = ("cols", "rows", "scales", "factors", "keys")
 
     def __init__(self, ndim: int) -> None:
-        self.cols = np.zeros((ndim, BLOCK), dtype=np.int8)   # by dimension: the first step
-        self.rows = np.zeros((BLOCK, ndim), dtype=np.int8)   # by vector: the shortlist's
+        self.cols = _zeros((ndim, BLOCK), np.int8)   # by dimension: the first step
+        self.rows = _zeros((BLOCK, ndim), np.int8)   # by vector: the shortlist's
         self.scales = np.zeros(BLOCK, dtype=np.float32)
         # 1 / the norm of the stored codes: turns a dot product of codes into a cosine's
         # numerator over the query's norm (0 for a zero vector)
