@@ -73,7 +73,7 @@ def from_int16(codes: np.ndarray, scales: np.ndarray) -> tuple[np.ndarray, np.nd
     return quantise(wide)
 
 
-def _zeros(shape: tuple[int, int], dtype: type) -> np.ndarray:
+def _zeros(shape: tuple[int, int], dtype: type, huge: bool = False) -> np.ndarray:
     """A zeroed array in memory mapped from the kernel, whose pages are taken as they are first
     written and given back when the array goes. From the allocator, a 25 MB block may come out
     of the heap (glibc serves blocks below its mmap threshold, which rises to 32 MB once a
@@ -82,12 +82,13 @@ def _zeros(shape: tuple[int, int], dtype: type) -> np.ndarray:
     size = max(count * np.dtype(dtype).itemsize, 1)
     if hasattr(mmap, "MAP_PRIVATE") and hasattr(mmap, "MAP_ANONYMOUS"):
         # private, as the allocator's own: shared anonymous memory is shmem, without huge pages
-        # (searches at 1M, alternating: 2-4 % slower)
         buf = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
     else:
         buf = mmap.mmap(-1, size)
-    if hasattr(buf, "madvise") and hasattr(mmap, "MADV_HUGEPAGE"):
-        buf.madvise(mmap.MADV_HUGEPAGE)  # as numpy asks for its own large arrays: fewer TLB misses
+    if huge and hasattr(buf, "madvise") and hasattr(mmap, "MADV_HUGEPAGE"):
+        # fewer TLB misses where reads are random (the rows); a column is read in order, and
+        # in huge pages a block's columns would all be resident from its first vector on
+        buf.madvise(mmap.MADV_HUGEPAGE)
     return np.frombuffer(buf, dtype=dtype, count=count).reshape(shape)
 
 
@@ -96,7 +97,7 @@ class _Block:
 
     def __init__(self, ndim: int) -> None:
         self.cols = _zeros((ndim, BLOCK), np.int8)   # by dimension: the first step
-        self.rows = _zeros((BLOCK, ndim), np.int8)   # by vector: the shortlist's
+        self.rows = _zeros((BLOCK, ndim), np.int8, huge=True)   # by vector: the shortlist's
         self.scales = np.zeros(BLOCK, dtype=np.float32)
         # 1 / the norm of the stored codes: turns a dot product of codes into a cosine's
         # numerator over the query's norm (0 for a zero vector)
