@@ -43,7 +43,7 @@ from . import kernels
 from .flat import Matches, pack_arrays, unpack_arrays
 
 MAGIC = b"RAGIXSCAN2\n"  # a saved table starts with this; a usearch file never does
-MAGIC_INT16 = b"RAGIXSCAN1\n"  # sessions 16-19 saved int16 columns: read, and made int8
+MAGIC_INT16 = b"RAGIXSCAN1\n"  # sessions 17-19 saved int16 columns: read, and made int8
 BLOCK = 1 << 16          # vectors per block
 LEVELS = 127             # a vector's largest magnitude, as int8
 SCAN_BUDGET = 16_000_000  # values (bytes) read for every vector: every dimension of a short query up to ~400k
@@ -75,9 +75,8 @@ def from_int16(codes: np.ndarray, scales: np.ndarray) -> tuple[np.ndarray, np.nd
 
 def _zeros(shape: tuple[int, int], dtype: type, huge: bool = False) -> np.ndarray:
     """A zeroed array in memory mapped from the kernel, whose pages are taken as they are first
-    written and given back when the array goes. From the allocator, a 25 MB block may come out
-    of the heap (glibc serves blocks below its mmap threshold, which rises to 32 MB once a
-    table's flat start is freed) and be zeroed at once: every page resident from the start."""
+    written and given back when the array goes, whatever the allocator's thresholds (a block
+    fills one vector at a time: a new one is mostly pages not yet written)."""
     count = shape[0] * shape[1]
     size = max(count * np.dtype(dtype).itemsize, 1)
     if hasattr(mmap, "MAP_PRIVATE") and hasattr(mmap, "MAP_ANONYMOUS"):
