@@ -55,6 +55,7 @@ DIMS_SHARE = 0.1         # and at least this share of the query's (a passage spr
 # vectors, fewer dimensions are read for every vector and the shortlist must be longer.
 SHORTLIST_ROWS = 10_000
 SHORTLIST_SHARE = 0.02
+_ADD_SLICE = 2048       # vectors quantised at a time
 _MAP_SLACK = 1 << 16     # keys up to 4 x the count + this go in the array map
 
 
@@ -73,21 +74,19 @@ def from_int16(codes: np.ndarray, scales: np.ndarray) -> tuple[np.ndarray, np.nd
     return quantise(wide)
 
 
-def _zeros(shape: tuple[int, int], dtype: type, huge: bool = False) -> np.ndarray:
+def _zeros(shape: tuple[int, int], dtype: type) -> np.ndarray:
     """A zeroed array in memory mapped from the kernel, whose pages are taken as they are first
     written and given back when the array goes, whatever the allocator's thresholds (a block
-    fills one vector at a time: a new one is mostly pages not yet written)."""
+    fills one vector at a time: a new one is mostly pages not yet written). No huge pages: in
+    them a block's columns are resident whole from its first vector on, and the rows measured
+    no faster."""
     count = shape[0] * shape[1]
     size = max(count * np.dtype(dtype).itemsize, 1)
     if hasattr(mmap, "MAP_PRIVATE") and hasattr(mmap, "MAP_ANONYMOUS"):
-        # private, as the allocator's own: shared anonymous memory is shmem, without huge pages
+        # private, as the allocator's own (shared anonymous memory is shmem)
         buf = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
     else:
         buf = mmap.mmap(-1, size)
-    if huge and hasattr(buf, "madvise") and hasattr(mmap, "MADV_HUGEPAGE"):
-        # fewer TLB misses where reads are random (the rows); a column is read in order, and
-        # in huge pages a block's columns would all be resident from its first vector on
-        buf.madvise(mmap.MADV_HUGEPAGE)
     return np.frombuffer(buf, dtype=dtype, count=count).reshape(shape)
 
 
@@ -96,7 +95,7 @@ class _Block:
 
     def __init__(self, ndim: int) -> None:
         self.cols = _zeros((ndim, BLOCK), np.int8)   # by dimension: the first step
-        self.rows = _zeros((BLOCK, ndim), np.int8, huge=True)   # by vector: the shortlist's
+        self.rows = _zeros((BLOCK, ndim), np.int8)   # by vector: the shortlist's
         self.scales = np.zeros(BLOCK, dtype=np.float32)
         # 1 / the norm of the stored codes: turns a dot product of codes into a cosine's
         # numerator over the query's norm (0 for a zero vector)
@@ -204,9 +203,14 @@ class ScanVectors:
     # -- changing ------------------------------------------------------------------------------
 
     def add(self, keys: np.ndarray, vectors: np.ndarray) -> None:
-        """Append vectors (the caller has removed any key already present)."""
-        codes, scales = quantise(np.asarray(vectors, dtype=np.float32).reshape(len(keys), self.ndim))
-        self._append(np.asarray(keys, dtype=np.uint64), codes, scales)
+        """Append vectors (the caller has removed any key already present), a slice at a time:
+        quantising 10k vectors at once (a flat table moving in) made float temporaries of 15 MB
+        each, which the allocator may keep after they are freed."""
+        keys = np.asarray(keys, dtype=np.uint64)
+        rows = np.asarray(vectors, dtype=np.float32).reshape(len(keys), self.ndim)
+        for start in range(0, len(keys), _ADD_SLICE):
+            codes, scales = quantise(rows[start:start + _ADD_SLICE])
+            self._append(keys[start:start + _ADD_SLICE], codes, scales)
 
     def _append(self, keys: np.ndarray, codes: np.ndarray, scales: np.ndarray) -> None:
         norms = np.linalg.norm(codes.astype(np.float32), axis=1)
