@@ -220,8 +220,9 @@ class HybridSearch:
 
     def _start_vectors(self, query: str, subset: list[int] | None, n: int,
                        vector: np.ndarray | None = None) -> _Started:
-        """Start embedding the query and searching its neighbours on the side, beside the
-        full-text query, or do it now when the index search would not leave the GIL.
+        """Start embedding the query (unless `vector` is its embedding already) and searching
+        its neighbours on the side, beside the full-text query, or do it now when the index
+        search would not leave the GIL.
 
         A filter that keeps few items (`subset`: a rare tag, an empty tier) is answered exactly
         over those items instead: the approximate index would have to be searched far past
