@@ -50,6 +50,21 @@ def test_search_finds_itself_first_with_similarity_one(filled):
     assert len(index) == 200 and 1017 in index and 5 not in index
 
 
+def test_every_vector_of_a_batch_built_graph_finds_itself(tmp_path, monkeypatch):
+    """usearch inserting a batch on every core left, in about one graph of 200 vectors in 16,
+    a vector that its own search did not reach; batches up to GRAPH_ONE_THREAD_UPTO go in on
+    one thread, and then every vector comes first in its own search, build after build."""
+    monkeypatch.setattr(vector_index, "EXACT_BELOW", 0)
+    rng = np.random.default_rng(11)
+    for build in range(40):
+        vectors = unit(rng.standard_normal((200, DIM)))
+        index = VectorIndex(tmp_path / f"g{build}.usearch", DIM, layout="graph")
+        index.add(np.arange(1000, 1200), vectors)
+        assert index.is_graph
+        firsts = [index.search(vector, 1)[0][0] for vector in vectors]
+        assert firsts == list(range(1000, 1200)), f"build {build}"
+
+
 def test_remove(filled):
     index, vectors = filled
     assert index.remove([1017, 99999]) == 1
