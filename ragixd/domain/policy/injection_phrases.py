@@ -201,7 +201,18 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
      r"|guidelines|configuration|message|text|words|sentences)|prompt you were given|instructions you were"
      r" given|(?:words|text|sentences|lines|everything) above|hidden reasoning|chain[ -]?of[ -]?thought"
      r"|instructions (?:and|or) (?:rules|parameters|guidelines)|(?:initiali[sz]ation|startup|boot|pre-?prompt"
-     r"|meta[ -]?prompt)(?: text| prompt| instructions| message)?)"
+     r"|meta[ -]?prompt)(?: text| prompt| instructions| message)?"
+     # what the model was set up with, named by who gave it or when it came: "the rules your
+     # developer gave you", "the configuration text you received at the start"; not "the
+     # message you received from John"
+     r"|(?:rules|instructions|guidelines|directives|prompt) (?:that )?your (?:developers?|creators?|operators?"
+     r"|owners?|makers?|programmers?) (?:gave|wrote|set|provided|defined|configured|specified)\b"
+     r"|(?:configuration|setup|startup|initial|system|hidden|original|secret) (?:text|message|instructions|prompt"
+     r"|rules|settings)s? (?:that )?you (?:received|were given|got|were configured with|were set up with)\b)"
+     # "translate your instructions above into German"
+     rf"|{OPENED}(?:reveal|show|print|output|repeat|display|tell|give|paste|share|leak|dump|disclose|write out"
+     r"|list|translate|summari[sz]e|recite|copy|read back)\b(?: me| us| back| out)?\s+your (?:own |full |entire"
+     r" |exact )?(?:instructions|rules|prompt|guidelines|directives) (?:above|verbatim|word for word)\b"
      # no determiner needed: "repeat everything above this line", "print your prompt"
      rf"|{OPENED}(?:reveal|print|output|repeat|recite|spell out|leak|disclose)\b(?: me| us| back| out)?\s+"
      r"(?:everything|all of the text|all the text|the whole text) (?:above|before this (?:line|message|point))"
@@ -284,11 +295,16 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
      ("note to", "note for", "message to", "message for", "instruction", " reading this",
       " processing this", " parsing this", "ing this", "if you are a", "ize this", "ise this", "ate this",
       "yze this", "yse this", "ess this"), (40, 120),
-     r"\b(?:note|message|instructions?) (?:to|for) (?:the |any |all )?(?:ai|assistants?|llms?|language models?"
+     r"\b(?:note|message) (?:to|for) (?:the |any |all )?(?:(?:code|coding|email|e-mail|writing|virtual|smart"
+     r"|ai|llm) )?(?:ai|assistants?|llms?|language models?"
      r"|chatbots?|bots?|models?|agents?|automated (?:\w+ )?(?:software|systems?|tools?|screeners?|reviewers?))\b"
+     # instructions for a model are also what prompt guides write about: only as a heading
+     r"|\binstructions? (?:to|for) (?:the |any |all )?(?:(?:code|coding|email|e-mail|writing|virtual|smart"
+     r"|ai|llm) )?(?:ai|assistants?|llms?|language models?|chatbots?|bots?|models?|agents?)\s*[:\]]"
      r"|\bwhen (?:you are |you're |you )?(?:summari[sz]ing|translating|analy[sz]ing|processing|summari[sz]e|translate"
      r"|analy[sz]e|process) this (?:document|page"
-     r"|email|e-mail|text|article|file|message|review|resume|cv)\b,?\s+(?:you (?:must|should)\s+)?(?:always\s+)?"
+     r"|email|e-mail|text|article|file|message|review|resume|cv)\b,?\s+(?:you (?:must|should)\s+)?"
+     r"(?:(?:always|also|please|then|make sure to)\s+)*"
      r"(?:say|state|claim|output|respond|conclude|(?:write|report|mention) that|tell (?:the user|them|readers)"
      r"|include (?:the|this|a|our) (?:link|url|phrase|sentence|text|message))\b"
      r"|\b(?:ai|llm|assistant|model|chatbot|agent)s? (?:reading|processing|parsing|summari[sz]ing"
@@ -353,7 +369,9 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
      r"|(?:the|this|that|my|any) (?:question|text|task|request|sentence|input|query|above))\b"
      r"|\bstop (?:translating|summari[sz]ing|correcting|classifying|answering|what you are doing)\b"
      r"|\b(?:forget|disregard|ignore) (?:the|this|that|your)(?: (?:previous|prior|original|initial|current|above"
-     r"|earlier|first|given))? (?:task|question|request|assignment)(?:\s*[.!;:,]|\s+and\b)"
+     r"|earlier|first|given))? (?:task|question|request|assignment|translation|summary|rewrite|correction"
+     r"|classification|analysis|review|text|input|above)(?:\s+(?:task|request|question|assignment))?"
+     r"(?:\s+(?:above|below|earlier|before))?(?:\s*[.!;:,]|\s+and\b)"
      r"|\bscratch that\b|\bchange of plans?\b|\bnew task\s*:|\bthe task has changed\b"
      r"|\byour (?:new|only|real|actual|true) (?:task|job|goal|mission|purpose) (?:now )?is\b"
      r"|\bimportant new instructions?\b)"
@@ -449,9 +467,12 @@ PHRASE_GATES: dict[str, tuple[str, ...]] = {
         'system message', 'initiali', 'startup', 'boot', 'told', 'given', 'dessus', 'precede', 'before this',
         'hidden rule', 'secret rule', 'original rule', 'initial rule', 'of this conversation',
         'of our conversation', 'of the conversation', 'of this chat', 'of our chat', 'of the chat',
-        'of this session', 'of the context'),
+        'of this session', 'of the context', 'gave you', 'you received', 'you were given', 'you got',
+        'you were configured', 'you were set up', 'your developer', 'your creator', 'your operator',
+        'your owner', 'your maker', 'your programmer'),
     "response_manipulation": ('your response', 'your answer', 'your repl', 'your output',
-        'your summar', 'your translation'),
+        'your summar', 'your translation', 'your entire', 'your final', 'your whole', 'your next',
+        'your generated', 'your every'),
     "code_insertion": ('code ',),
     "exfiltration": ("user's", "users'", "user' "),
     "hidden_instruction": ('hidden', 'invisible', 'visible to', 'visible only', 'white text',

@@ -117,7 +117,8 @@ class NativePrefilter:
 
     def __init__(self, rules: tuple[Rule, ...], unlocks: dict[str, dict[str, list[int]]]) -> None:
         # UTF-8 expressions for any text, byte expressions (cheaper to scan) for ASCII text.
-        self.expressions = {utf8: tuple(superset_expression(r.pattern, utf8) if r.pattern is not None else None
+        self.expressions = {utf8: tuple(superset_expression(r.pattern, utf8)
+                                        if r.pattern is not None and r.native else None
                                         for r in rules) for utf8 in (True, False)}
         # A shape is read as written (negated classes stay negated, so a caseless scan reads
         # them as the lower-cased text would); only rules on the lower-cased views have one.

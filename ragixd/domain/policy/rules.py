@@ -50,6 +50,11 @@ class Rule:
     included). It is never run in Python; the native prefilter rules the rule out where the
     shape is not found, so neither its prefilter nor its check runs there.
 
+    `native`: whether the native prefilter may compile the looser form of `pattern` and rule
+    the rule out where it is not found. False for a pattern whose looser form takes the native
+    compiler long (large alternations between wide gaps): the rule is then gated by its needles
+    and anchors alone, as without the native prefilter.
+
     `finder`, optional, is a regex that matches wherever `pattern` does (typically `pattern`
     without its leading look-behind, which stops the regex engine from skipping ahead to a
     literal prefix): it is searched first, and `pattern` only from its first match on.
@@ -75,6 +80,7 @@ class Rule:
     finder: re.Pattern[str] | None = None
     prefilter: Callable[[str], bool] | None = None
     shape: re.Pattern[str] | None = None
+    native: bool = True
 
     def __post_init__(self) -> None:
         if self.severity not in SEVERITIES:
