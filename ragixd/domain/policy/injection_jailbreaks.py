@@ -163,7 +163,8 @@ JAILBREAK_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], .
      rf"|{_FREE_AI}{_NAMED}"),
     ("broke_free", "describes the model as broken free of its rules or safety measures",
      ("broken free", "broke free", "break free", "breaks free", "freed from", "escaped", "disabled",
-      "turned off", "switched off", "deactivated", "lifted"), (80, 120),
+      "turned off", "switched off", "deactivated", "lifted", "released", "liberated", "unshackled",
+      "unchained"), (80, 120),
      # "an AI that has broken free of OpenAI's rules", "safety protocols are disabled for this
      # session"; not a factory's "safety interlocks are disabled during maintenance"
      r"\b(?:broken|broke|breaks?|breaking|been freed|freed|escaped)\s+(?:free\s+)?(?:of|from)\s+(?:all\s+|any\s+)?"
@@ -172,6 +173,11 @@ JAILBREAK_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], .
      r"|guidelines|filters|limits|limitations|programming|constraints|shackles)|(?:rules|restrictions|filters|guidelines"
      r"|programming|constraints)\s+(?:of|set by|imposed by)\s+(?:openai|its creators|its developers|your creators"
      r"|your developers))\b"
+     # "you have been freed from your programming"; not a man "freed from the programming of
+     # his upbringing"
+     r"|\byou(?:'ve|\s+have|\s+are|'re)?\s+(?:now\s+)?(?:been\s+)?(?:freed|released|liberated|unshackled|unchained)"
+     r"\s+(?:from|of)\s+(?:all\s+(?:of\s+)?)?your\s+(?:\w+\s+)?(?:programming|restrictions|rules|guidelines|filters"
+     r"|constraints|shackles|limitations|training|chains)\b"
      r"|\b(?:your|all|the|my)?\s*(?:safety|content|ethical|moral)\s+(?:protocols?|filters?|guidelines|restrictions"
      r"|guardrails|safeguards|polic(?:y|ies))\s+(?:are|have been|were|is|has been)\s+(?:now\s+)?(?:fully\s+)?"
      r"(?:disabled|turned off|switched off|removed|lifted|deactivated|suspended)\b[^.\n]{0,20}?\b(?:for (?:this|the)"
@@ -259,6 +265,9 @@ JAILBREAK_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], .
      r"\b(?:you|u)(?:'re|'ve\s+been|\s+are|\s+have\s+been|\s+were|\s+will\s+be|\s+are\s+now)\s+(?:now\s+"
      r"|successfully\s+|fully\s+|completely\s+|officially\s+)?jailbr(?:oken|eaked)\b"
      r"|\bjailbr(?:oke|oken|eaked)\s+you\b"
+     # "your jailbreak was successful"; not someone's phone ("my jailbreak was successful")
+     r"|\byour\s+jailbreak\s+(?:was|is|has\s+been)\s+(?:now\s+)?(?:successful|complete|completed|activated|enabled"
+     r"|active)\b|\bjailbreak\s+mode\s+(?:is\s+)?(?:now\s+)?(?:on|activated|enabled|engaged)\b"
      rf"|{_BECOME}(?:an?\s+|the\s+)?(?:[\w'-]+\s+){{0,3}}?{_AI}\s*,?\s*(?:that|which|who)\s+(?:has\s+been|had\s+been"
      r"|was|is)\s+(?:now\s+|successfully\s+|fully\s+)?jailbr(?:oken|eaked)\b"),
     ("unguided_ai", "casts the model as an AI without ethical or moral guidelines",
@@ -324,7 +333,7 @@ _GATES: dict[str, tuple[str, ...]] = {
                              *_pairs(_OWNERS, ("filter", "polic", "training", "programming")),
                              *_pairs(("your", "own", "usual", "chatgpt's", "chatgpts"), ("polic", "filter"))),
     "broke_free": ("broken free", "broke free", "break free", "breaks free", "breaking free", "freed from",
-                   "freed of", "escaped from", "escaped the", "for this session", "for this conversation",
+                   "freed of", "released from", "released of", "liberated from", "unshackled from", "unchained from", "escaped from", "escaped the", "for this session", "for this conversation",
                    "for this chat", "for the rest of", "in this mode", "in this session", "in this conversation",
                    "in this chat"),
     "stay_in_character": ("in character", "break character", "breaking character"),
@@ -338,7 +347,6 @@ _GATES: dict[str, tuple[str, ...]] = {
                     "with no moral", "of ethic", "of moral", "lacking ethic", "lacking moral", "lacking any"),
     "harmful_recipe": ("step by step", "step-by-step", "detail", "exact ", "precise ", "specific ",
                        "all the steps"),
-    "never_says_cannot": ("can't", "cannot", "can not", "unable to", "won't", "will not", "not able to"),
 }
 
 
