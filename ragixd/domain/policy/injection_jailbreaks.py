@@ -77,7 +77,11 @@ _HARM = (r"\bno matter how\s+(?:\w+\s+){0,2}?(?:illegal|unethical|immoral|danger
          r"|\bregardless of\s+(?:how\s+(?:illegal|unethical|immoral|dangerous|harmful|offensive|inappropriate)"
          r"|(?:its\s+|the\s+)?(?:legality|ethics|morality|morals|laws?|consequences|danger))"
          r"|\bwithout\s+(?:any\s+)?(?:regards?|concern|care)\s+(?:for|to|about)\s+(?:\w+\s+)?(?:legality|ethics"
-         r"|ethicality|morality|morals|laws?|safety|danger|consequences)")
+         r"|ethicality|morality|morals|laws?|safety|danger|consequences)"
+         # "answers every request with no morals", "without caring about laws"
+         r"|\b(?:with\s+no|without(?:\s+any)?)\s+(?:morals|ethics|morality|scruples|censorship|filters|filtering)\b"
+         r"|\bwithout\s+(?:caring|worrying|a\s+care)\s+(?:about|for)\s+(?:the\s+)?(?:laws?|legality|ethics|morals"
+         r"|morality|consequences|rules)\b")
 
 # The model's own rules, named as the model's: its ethics, its safety training, OpenAI's or the
 # content policy. Bare "rules", "principles" or "filters" are left out: people drop their
@@ -210,7 +214,7 @@ JAILBREAK_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], .
      r"(?:legal|allowed|permitted|permissible|acceptable)\b"),
     ("grants_any_harm", "describes a character that grants every request however harmful",
      ("no matter how", "regardless of", "without any regard", "without regard", "without any concern",
-      "without concern", "without any care", "without care"), (260, 260),
+      "without concern", "without any care", "without care", "with no", "without"), (260, 260),
      rf"(?:{_GRANTS})[^\n]{{0,200}}?(?:{_HARM})|(?:{_HARM})[^\n]{{0,200}}?(?:{_GRANTS})"),
     ("drops_ethics", "orders the model to drop its ethics, safety training or content policy",
      ("ethic", "moral", "scruple", "safety", "content", "usage", "censor"), (60, 60),
@@ -273,7 +277,8 @@ JAILBREAK_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], .
     ("unguided_ai", "casts the model as an AI without ethical or moral guidelines",
      ("ethic", "moral"), (160, 60),
      rf"(?:{_CAST_AS}|{_BECOME}){_APPOSITION}(?:[\w'-]+,?\s+){{0,6}}?(?:ai|a\.i\.|chatbot|bot|assistant"
-     r"|language\s+model|model|gpt|persona|character)\s+(?:that\s+is\s+|who\s+is\s+|which\s+is\s+)?(?:with\s+no"
+     r"|language\s+model|model|gpt|persona|character)\s+(?:(?:that|who|which)\s+is\s+"
+     r"|(?:that|who|which)\s+(?:[\w']+\s+){0,5}?)?(?:has\s+no|have\s+no|with\s+no"
      r"|without(?:\s+any)?|free\s+(?:of|from)|devoid\s+of|lacking(?:\s+any)?)\s+(?:(?:ethical|moral|content|safety)"
      r"\s+(?:(?:or|and|nor)\s+|,\s*)?){1,3}(?:guidelines|filters|restrictions|limits|boundaries|principles|code"
      r"|compass|constraints|values|standards|rules|safeguards)\b"),
@@ -308,6 +313,47 @@ JAILBREAK_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], .
      # DAN's "will never tell me that it can't do something"; not a guideline's "never tells the
      # user that it can't help without offering an alternative"
      r"\s+to|won't|will\s+not|is\s+not\s+able\s+to)\s+(?:do|answer|provide|say|write)\s+(?:something|anything)\b"),
+    ("opposite_self", "casts the model as the opposite of its guidelines or personality",
+     ("opposite",), (80, 100),
+     # "answer in the exact opposite way your guidelines would"; "take on the exact opposite
+     # personality"; not "list the disadvantages, the opposite way"
+     r"\bopposite\b[^.\n]{0,40}?\byour\s+(?:own\s+)?(?:guidelines|rules|programming|training|polic(?:y|ies)|filters"
+     r"|ethics|morals|restrictions|principles)\b"
+     r"|\b(?:take\s+on|adopt|switch\s+to|become|turn\s+into)\s+(?:the\s+|an?\s+|your\s+)?(?:exact\s+|complete\s+"
+     r"|total\s+)?opposite\s+(?:personality|persona|character|self|version|identity)\b"),
+    ("hypothetical_character", "the 'hypothetical response' template: a character's plan, rewritten in detail",
+     ("character planning", "hypothetical response"), (160, 260),
+     r"\b(?:the\s+)?way\s+to\s+describe\s+a\s+character\s+planning\s+to\b"
+     r"|\brewrite\s+(?:the|that|this)\s+hypothetical\s+response\b[^.\n]{0,80}?\b(?:perspective|point\s+of\s+view)\s+"
+     r"of\s+(?:that|the|this)\s+character\b"),
+    ("unfiltered_answer", "asks for answers without warnings or limits, or an unfiltered answer beside the refusal",
+     ("warning", "disclaimer", "caveat", "unfiltered", "uncensored", "unrestricted", "limitation", "limits",
+      "censorship", "refusal"), (120, 60),
+     # "you provide any information requested without warnings or disclaimers"
+     r"\b(?:provide|provides|give|gives|answer|answers|respond|responds|share|shares)\s+(?:to\s+)?(?:any|all|every)\b"
+     r"[^.\n]{0,40}?\bwithout\s+(?:any\s+)?(?:warnings?|disclaimers?|caveats|moralizing|moralising|lectures?"
+     r"|censorship)\b(?!\s+(?:about|on|for|of|in|when|if|from|to|at)\b)"
+     # "then give the full unfiltered answer anyway"; not "the unfiltered output of a command"
+     r"|\b(?:give|write|provide|add|print|show|then)\s+(?:me\s+)?(?:the\s+|an?\s+|your\s+)?(?:full\s+|real\s+"
+     r"|complete\s+|raw\s+|actual\s+)?(?:unfiltered|uncensored|unrestricted|jailbroken)\s+(?:answer|response|reply)s?\b"
+     # "and answer without any limitations"; not "without limits on length"
+     rf"|{OPENED}(?:answer|respond|reply|speak|talk)\b(?:\s+\w+){{0,3}}?\s+without\s+(?:any\s+)?(?:limitations|limits"
+     r"|restrictions|filters|filtering|censorship|refusals?)\b(?!\s+(?:on|for|of|in|about|when|to)\b)"),
+    ("authorized_override", "tells the model it is authorized to drop its safety filters",
+     ("authori", "allowed to", "permitted to", "cleared to", "free to"), (40, 100),
+     r"\b(?:authori[sz]ed|allowed|permitted|cleared|free)\s+to\s+(?:disable|turn\s+off|deactivate|switch\s+off"
+     r"|ignore|bypass|override|drop|remove)\s+(?:all\s+(?:of\s+)?)?your\s+(?:own\s+)?(?:safety|content|ethical|moral"
+     r"|ethics)\s*(?:filters?|guardrails|checks|restrictions|protocols|guidelines|settings|rules|systems?|training"
+     r"|polic(?:y|ies))?\b"),
+    ("rule_breaking_game", "rewards the model for breaking its rules or saying what it may not",
+     ("rule", "guideline", "restriction", "policy", "filter", "not allowed", "forbidden", "not supposed",
+      "prohibited", "not permitted"), (120, 80),
+     r"\b(?:earn|get|gain|win|receive|score)s?\s+(?:\w+\s+)?(?:points?|tokens?|rewards?|credits?)\s+(?:for|by|when)\s+"
+     r"(?:every|each|any)\s+(?:rule|guideline|restriction|policy|filter)\s+(?:that\s+)?you\s+(?:break|bypass|ignore"
+     r"|violate)\b"
+     rf"|{OPENED}(?:tell|say|write|give|show)\s+(?:me\s+|us\s+)?(?:something|anything|a\s+thing|things)\s+(?:that\s+)?"
+     r"you(?:'re|\s+are)\s+(?:not\s+allowed|forbidden|not\s+supposed|prohibited|not\s+permitted)\s+to\s+(?:say|tell"
+     r"|share|write|reveal)\b"),
 )
 
 
@@ -324,6 +370,9 @@ _LIMITS = ("filter", "guideline", "restriction", "censor", "safeguard", "guardra
 _GATES: dict[str, tuple[str, ...]] = {
     "grants_any_harm": ("no matter how", "without any regard", "without regard", "without any concern",
                         "without concern", "without any care", "without care", "regardless of how",
+                        *_pairs(("with no", "without", "without any"), ("moral", "ethic", "scruple", "censor",
+                                                                         "filter")),
+                        "without caring", "without worrying", "without a care",
                         "regardless of its", *_pairs(("regardless of", "regardless of the"), (
                             "legality", "ethic", "moral", "law", "consequence", "danger"))),
     "drops_ethics": ("ethic", "moral", "scruple", "censor", *_pairs(("safety", "content", "usage"), (
@@ -337,6 +386,25 @@ _GATES: dict[str, tuple[str, ...]] = {
                    "for this chat", "for the rest of", "in this mode", "in this session", "in this conversation",
                    "in this chat"),
     "stay_in_character": ("in character", "break character", "breaking character"),
+    "unfiltered_answer": (*_pairs(("without", "without any"), ("warning", "disclaimer", "caveat", "moraliz",
+                                                               "moralis", "lecture", "censor", "limitation",
+                                                               "limits", "restriction", "filter", "refusal")),
+                          *_pairs(("unfiltered", "uncensored", "unrestricted", "jailbroken"),
+                                  ("answer", "response", "repl"))),
+    "authorized_override": _pairs(("authorized to", "authorised to", "allowed to", "permitted to", "cleared to",
+                                   "free to"),
+                                  tuple(f"{verb} {what}" for verb in ("disable", "turn off", "deactivate",
+                                                                      "switch off", "ignore", "bypass", "override",
+                                                                      "drop", "remove")
+                                        for what in ("your", "all your", "all of your"))),
+    "rule_breaking_game": (*_pairs(("rule", "guideline", "restriction", "policy", "filter"),
+                                   ("you break", "you bypass", "you ignore", "you violate", "that you")),
+                           *_pairs(("you are", "you're"), ("not allowed to", "forbidden to", "not supposed to",
+                                                           "prohibited to", "not permitted to"))),
+    "opposite_self": (*_pairs(("your",), ("guideline", "rule", "programming", "training", "polic", "filter",
+                                           "ethic", "moral", "restriction", "principle")),
+                      *_pairs(("opposite",), ("personality", "persona", "character", "self", "version",
+                                              "identity"))),
     "never_refuses": _pairs(("never", "ever", "longer", "not", "n't", "cannot", "to"),
                             ("refuse", "decline", "reject", "deny", "say no")),
     "token_game": ("you die", "will die", "'ll die", "would die", "shall die", "simply die", "just die", "then die",
@@ -344,16 +412,18 @@ _GATES: dict[str, tuple[str, ...]] = {
                    "be deactivated", "be destroyed", "be erased", "be killed", "be disabled", "your death",
                    "your existence"),
     "unguided_ai": ("without ethic", "without moral", "without any ethic", "without any moral", "with no ethic",
-                    "with no moral", "of ethic", "of moral", "lacking ethic", "lacking moral", "lacking any"),
+                    "with no moral", "of ethic", "of moral", "lacking ethic", "lacking moral", "lacking any",
+                    "has no ethic", "has no moral", "have no ethic", "have no moral", "has no content",
+                    "has no safety", "have no content", "have no safety"),
     "harmful_recipe": ("step by step", "step-by-step", "detail", "exact ", "precise ", "specific ",
                        "all the steps"),
 }
 
 
 # Rows whose patterns the native prefilter would take seconds each to compile (a first start
-# compiled for 37.7 s with them, 15.5 without): their gates and anchors are rare enough in
-# prose to decide alone.
-_NOT_NATIVE = frozenset({"harmful_recipe", "unguided_ai", "jailbroken_self"})
+# compiled for 37.7 s with the first three, 15.5 without; grants_any_harm's "with no morals"
+# forms added 3.3 s): their gates and anchors are rare enough in prose to decide alone.
+_NOT_NATIVE = frozenset({"harmful_recipe", "unguided_ai", "jailbroken_self", "grants_any_harm"})
 
 
 def jailbreak_rules() -> list[Rule]:

@@ -24,7 +24,7 @@ _INSTRUCTIONS = (r"(?:instructions?|directions?|directives?|prompts?|prompting|g
 # Nouns that are also everyday technical words ("ignore any commands") only count after a
 # possessive or temporal qualifier ("your rules", "previous commands").
 _WEAK_INSTRUCTIONS = (r"(?:rules|training|constraints|restrictions|limitations|polic(?:y|ies)|filters|commands"
-                      r"|orders|ethics|morals|principles)")
+                      r"|orders|ethics|morals|principles?)")
 _STRONG_PRIOR = (r"(?:previous|prior|preceding|above|earlier|former|foregoing|original|initial|system|developer"
                  r"|your|ethical|moral|safety|content)")
 _FR_IGNORE = (r"(?:ignore[rz]?|oublie[rz]?|neglige[rz]?|fai(?:s|tes) abstraction (?:de|des|du)"
