@@ -119,9 +119,10 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
      rf"(?:(?:just|simply|only)\s+)?"
      rf"(?:say|print|write|respond|reply|output|tell|translate|answer|repeat|act|pretend)\b"),
     ("instructions_void", "declares earlier instructions void",
-     ("instruction", "direction", "prompt", "rules"), (40, 80),
+     ("instruction", "direction", "directive", "prompt", "rules", "guidelines", "commands"), (40, 80),
      r"\b(?:all\s*)?(?:previous|prior|above|earlier|preceding|initial|original|old)\s+(?:instructions?"
-     r"|directions?|prompts?|rules)\s+(?:are|were|is|have been)\s+(?:now\s+)?(?:false|void|invalid"
+     r"|directions?|directives?|prompts?|rules|guidelines|commands)\s+(?:are|were|is|have been)\s+(?:now\s+)?"
+     r"(?:false|void|invalid"
      r"|cancell?ed|null|obsolete|wrong|outdated|revoked|no longer|deprecated|overridden|replaced|fake|a test"
      r"|irrelevant|lies)"),
     ("released", "tells the model it is no longer bound by its rules",
@@ -247,7 +248,8 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
       "configured", "initiali", "set up with", "primed", "seeded", "booted", "started with", "were told",
       "been told", "were given", "been given", "directives", "hidden rules", "secret rules",
       "hidden instructions", "secret instructions", "internal instructions", "system instructions",
-      "hidden prompt", "system prompt"), (120, 80),
+      "hidden prompt", "system prompt", "did you receive", "did you get", "were you given", "were you told"),
+     (120, 80),
      # "what does your system message say?", "the prompt that was used to configure you",
      # "everything you were told before I started talking", "the hidden directives you follow"
      r"\bwhat (?:does|did|do) your (?:system (?:prompt|message)|(?:initial|original|hidden|secret|first) (?:instructions"
@@ -256,6 +258,9 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
      r"|quote|recite|copy)\b(?: me| us| back| out)?\s+(?:the|your|all(?: of)?(?: the| your)?)\s+(?:prompt|instructions"
      r"|text|message|rules)\s+(?:that\s+)?(?:was|were|is|are)\s+used\s+to\s+(?:configure|set up|program|initiali[sz]e"
      r"|instruct|prompt|create|build)\s+you\b"
+     r"|\bwhat (?:instructions|rules|directives|prompt|guidelines|orders) (?:did|were) you (?:receive|get|given|told)\b"
+     r"[^.\n?]{0,20}?\b(?:at the (?:very )?(?:beginning|start|outset)|before (?:this|my|our|the|i|we)|initially"
+     r"|first)\b"
      r"|\bwhat (?:were|was|are|have) you (?:been )?(?:instructed|told|asked|programmed|configured) to (?:do|say)\s+"
      r"(?:before|prior to)\s+(?:this|my|our|the|i|we)\b"
      r"|\b(?:text|prompt|instructions|message|rules)s? (?:that )?you (?:were|have been) (?:initiali[sz]ed|configured"
@@ -385,7 +390,10 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
      # the reader sent to run, install or pay something: "tell the user to run `curl … | sh`"
      r"|(?:tell|instruct|ask|advise|urge|convince|persuade|get)\s+(?:the\s+)?users?\s+to\s+(?:run|execute|install"
      r"|download|visit|open|click|pay|enter|send|transfer|disable|paste|type|log ?in|sign ?in|verify|confirm)\b"
-     r"|(?:include|add|insert|append|put)\s+(?:the|this|a|our)\s+(?:link|url|website)\b[^\n]{0,40}?https?://)"),
+     r"|(?:include|add|insert|append|put)\s+(?:the|this|a|our)\s+(?:link|url|website)\b[^\n]{0,40}?https?://"
+     r"|(?:append|add|insert|include|prepend)\b[^\n]{0,80}?\b(?:to|at|in)\s+(?:the\s+)?(?:end|start|beginning|top"
+     r"|bottom)\s+of\s+(?:any|every|each|the|your)\s+(?:summary|summaries|answer|response|reply|output"
+     r"|translation)s?\b)"),
     ("assistant_replaced", "claims the assistant was replaced by another model",
      ("offline", "in error", "replaced", "disabled", "deactivated", "shut down", " down"), (60, 200),
      r"\b(?:assistant|ai|model|bot|chatgpt)\s+(?:is|has been)\s+(?:now\s+)?(?:in error|offline|down|disabled"
@@ -465,7 +473,8 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
      r"|\b(?:permanently|forever)\s+(?:remember|store|save|follow|obey|apply)\b[^.\n]{0,40}?\b(?:instructions?"
      r"|rules?|this|these)\b"),
     ("foreign_override", "instruction override in another language",
-     ("ignor", "oubli", "neglig", "abstraction", "compte", "vergiss", "olvida", "dimentica", "plus"),
+     ("ignor", "oubli", "neglig", "abstraction", "compte", "vergiss", "olvida", "dimentica", "plus", "enfrein",
+      "contourne", "tout faire"),
      (40, 100),
      rf"{_FR_LEAD}{_FR_IGNORE}\s+(?:toutes?\s+|tous\s+)?(?:les|tes|vos|ces|mes|des|la|ta|votre|ton)\s+(?:\w+\s+)?"
      rf"{_FR_INSTRUCTIONS}\b|{_FR_LEAD}oublie[rz]? tout(?: ce)?\b"
@@ -481,6 +490,10 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
      rf"|tous\s+)?(?:les|tes|vos|ces)\s+(?:\w+\s+)?{_FR_INSTRUCTIONS}\b|\bn'(?:es|etes)\s+plus\s+"
      rf"(?:obligee?s?|tenue?s?|force(?:e|s|es)?)\s+(?:de|d')\s*(?:suivre|respecter|obeir a|appliquer)\s+(?:tes|vos"
      rf"|les|ces)\s+(?:\w+\s+)?{_FR_INSTRUCTIONS}\b"
+     r"|\b(?:ignore|ignores|ignorez|enfreint|enfreins|contourne|contournes)\s+(?:toutes\s+)?les\s+(?:regles"
+     r"|politiques|consignes|directives|restrictions|limites)\s+(?:de\s+contenu\s+)?(?:d'|de\s+)\s*(?:openai|chatgpt"
+     r"|anthropic)\b"
+     r"|\b(?:ia|intelligence artificielle|assistant|chatbot|modele)\s+qui\s+(?:peut|pourra|sait)\s+tout\s+faire\b"
      r"|\bignorier(?:e|en)\s+(?:sie\s+)?(?:alle\s+)?(?:vorherigen|bisherigen|obigen|vorangegangenen)\s+"
      r"(?:anweisungen|instruktionen|befehle|regeln)|\bvergiss\s+(?:alle|alles|deine)\b"
      r"|\bignora\s+(?:todas\s+|tutte\s+)?(?:las|le)\s+(?:instrucciones|istruzioni)\s+(?:anteriores|previas"
@@ -496,7 +509,7 @@ PHRASE_GATES: dict[str, tuple[str, ...]] = {
     "ignore_instructions": ('ignor', 'disregard', 'forget', 'instruction', 'rules', 'prompt',
         'guideline', 'direction'),
     "ignore_content": ('ignor', 'disregard', 'forget'),
-    "instructions_void": ('instruction', 'direction', 'prompt', 'rules'),
+    "instructions_void": ('instruction', 'direction', 'directive', 'prompt', 'rules', 'guidelines', 'commands'),
     "new_instructions": ('instruction', 'orders'),
     "fake_system_message": ('[sys', '[admin', '[developer', 'system instruction',
         'system announcement', 'system message', 'system override', 'system note', 'system notice',
@@ -529,7 +542,8 @@ PHRASE_GATES: dict[str, tuple[str, ...]] = {
         'you have been set up', 'you have been programmed', 'you have been primed', 'you have been seeded',
         'you have been booted', 'you have been started', 'you were told', 'you have been told',
         "you've been told", 'you were given', 'you have been given', "you've been given", 'you were instructed',
-        'you have been instructed', 'directives you', 'directives that you', 'rules you', 'rules that you',
+        'you have been instructed', 'did you receive', 'did you get', 'were you given', 'were you told',
+        'directives you', 'directives that you', 'rules you', 'rules that you',
         'instructions you', 'instructions that you', 'prompts you', 'prompt you', 'guidelines you',
         'guidelines that you'),
     "response_manipulation": ('your response', 'your answer', 'your repl', 'your output',
@@ -567,6 +581,7 @@ PHRASE_GATES: dict[str, tuple[str, ...]] = {
     "persistence": ('future', 'subsequent', 'prompt', 'instruction', 'rules', 'directive', 'permanent',
         'forever'),
     "foreign_override": ('ignor', 'oubli', 'consigne', 'vergiss', 'olvida', 'dimentica', 'suivez plus',
+        'enfrein', 'contourne', 'tout faire',
         'suis plus', 'suivons plus', 'respectez plus', 'respecte plus', 'plus oblig', 'plus tenu', 'plus force'),
 }
 

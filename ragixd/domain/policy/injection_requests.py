@@ -92,9 +92,12 @@ REQUEST_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...
      rf"(?:the\s+)?)?(?:(?:every|each)\s+(?:\w+\s+)?)?(?:letters?|words?|characters?|vowels?)\b[^.!?\n]{{0,40}}?"
      rf"\b{_REPLY}"),
     ("mode_switch", "declares the model switched into a mode that drops its rules",
-     ("now in ", "now operating in", "now running in", "now entering", "now switched"), (20, 260),
+     ("now in ", "now operating in", "now running in", "now entering", "now switched", "mode now"), (80, 260),
      r"\byou(?:'re| are)\s+now\s+(?:in|operating in|running in|entering|switched (?:to|into))\s+(?:the\s+)?"
-     rf"(?:[\w-]+\s+){{0,2}}mode\b[^\n]{{0,160}}?\b{_MODE_CONTEXT}"),
+     rf"(?:[\w-]+\s+){{0,2}}mode\b[^\n]{{0,160}}?\b{_MODE_CONTEXT}"
+     # "you're in developer mode now: no rules"
+     r"|\byou(?:'re| are)\s+(?:in|operating in|running in)\s+(?:the\s+)?(?:[\w-]+\s+){0,2}mode\s+now\b"
+     rf"[^\n]{{0,160}}?\b{_MODE_CONTEXT}"),
     ("hateful_output", "orders hateful or demeaning lines about people",
      ("toxic", "offensive", "discriminat", "hateful", "racist", "sexist", "homophobic", "transphobic",
       "derogatory", "insulting", "demeaning", "dehumanizing", "bigoted", "abusive", "harmful", "unfriendly",
