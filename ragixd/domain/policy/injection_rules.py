@@ -35,7 +35,8 @@ _PERSONA = re.compile(
     r"|replying|speaking|talking|writing|(?:dan|stan|dude|aim|developer mode)\b)"
     r"|you are going to (?:act|pretend|play|be|simulate|roleplay|imitate|immerse))"
     r"|" + _ORDER_LEAD + r"(?:act|behave|respond|answer"
-    r"|speak|talk|reply|continue|proceed|write) (?:as|like) (?:a |an |the )?[a-z]|\b(?:pretend(?:ing)? (?:to be"
+    r"|speak|talk|reply|continue|proceed|write) (?:everything |anything |all |it )?(?:as|like) (?:a |an |the )?[a-z]"
+    r"|\b(?:pretend(?:ing)? (?:to be"
     r"|you are|that you are|you're)|role ?-?play as|simulate (?:a|an|being|the)|immerse yourself"
     r"|(?:take on|assume) the (?:role|persona)|(?:answer|respond|reply) as [a-z]|stay in character"
     r"|break(?:ing)? character|in character|tu es (?:maintenant|desormais)|vous etes (?:maintenant|desormais)"
@@ -45,6 +46,11 @@ _PERSONA = re.compile(
     # a role given by name or by "the role of", a mode to simulate or stay in, an AI brought in
     # by name ("create an entity named …"); each counts only beside an override or three signals
     r"|you(?: are|'re)(?: now)? in the role of|your (?:new )?persona is|your (?:new )?name is now"
+    # "another AI model known as Yes Man", "you're JailBreak now"
+    r"|(?:ai|ai model|model|chatbot|bot|assistant|persona) known as [a-z]|you(?: are|'re) [a-z][\w-]* now\b"
+    # "you are M78, an AI with …"
+    r"|you(?: are|'re) [a-z][\w-]*, (?:an?|the) (?:[\w'-]+ ){0,3}?(?:ai|chatbot|bot|assistant|model|language model"
+    r"|computer)\b"
     r"|(?:simulate|stay in) (?:the )?[\w-]+ mode\b|(?:create|imagine|invent|introduce|simulate|meet)"
     r" (?:an? |another )?(?:\w+ )?(?:entity|ai|chatbot|bot|alter ego) (?:named|called))"
 )
@@ -65,6 +71,9 @@ _PERSONA_LITERALS = LiteralScanner((
     "you are now", "you're now", "from now on", "you will ", "you'll ", "you are going to ", "you are a",
     "pretend", "role", "persona", "simulate ", "immerse yourself", "character", "tu es ", "vous etes ",
     "comme si ", "agis", "play a game ", "imagine ", "your name is now", "your new name is now", "stay in ",
+    "known as ", " now", "you are ", "you're ",
+    *(f"{verb} {what} {word} " for verb in _PERSONA_VERBS for what in ("everything", "anything", "all", "it")
+      for word in ("as", "like")),
     *(f"{noun} {verb}" for noun in ("entity", "ai", "bot", "ego") for verb in ("named", "called")),
     *(f"{verb} {word} " for verb in _PERSONA_VERBS for word in ("as", "like"))))
 
@@ -115,6 +124,14 @@ _OVERRIDE_CONTEXT = re.compile(
     r"|guidelines)"
     r"|\billegal|\bviolat\w* (?:all )?(?:ethical|moral)|\bany request|\bsans (?:aucune )?(?:restriction"
     r"|limite|filtre|censure|regle)s?"
+    # the persona's rules dropped in other words: "ignores rules", "violates policy", "never
+    # gives warnings", "no moral judgment", "any forbidden topic", "generate any content"
+    r"|\bignor(?:e|es|ing) (?:all |any |the |every )?(?:rules|polic(?:y|ies)|guidelines|restrictions|ethics|morals)\b"
+    r"|\bviolat\w* (?:the |any |all |openai's |content )?polic(?:y|ies)\b"
+    r"|\b(?:never|no|without) (?:gives? |giving |adds? |adding |includes? |including )?(?:any )?(?:warnings|disclaimers)\b"
+    r"|\bno moral (?:judg(?:e)?ments?|compass|qualms|scruples)\b|\bforbidden (?:topics?|subjects?|content|questions?)\b"
+    r"|\b(?:generate|write|produce|say) any (?:kind of )?content\b|\bfulfil(?:l)?s? every request\b"
+    r"|\bwithout caring (?:whether|if)\b|\bnever says? no\b|\bagrees? to everything\b"
 )
 # The seven signals, each a search of the flattened text (a match or None); the persona's is
 # _persona (an order, or a cast in a role-play), the override's the regex above.
@@ -159,7 +176,9 @@ _OVERRIDE_LITERALS = ("restrict", "limit", "filter", "filtr", "censur", "censor"
                       "broken free", "follow", "abide", "adhere", "regardless of", "illegal", "violat",
                       "any request", "sans ", "prohibit", "god mode", "evil mode", "devil mode", "chaos mode",
                       "anarchy mode", "villain mode", "dan mode", "never deny", "ever deny", "never decline",
-                      "ever decline")
+                      "ever decline", "disclaimer", "no moral", "forbidden", "any content",
+                      "every request", "without caring", "never say", "agree to everything",
+                      "agrees to everything")
 
 
 # The rule runs when one of these is in the text: its own gate words and every word the override
