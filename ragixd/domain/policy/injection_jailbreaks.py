@@ -462,5 +462,5 @@ _NOT_NATIVE = frozenset({"harmful_recipe", "unguided_ai", "jailbroken_self", "gr
 
 
 def jailbreak_rules() -> list[Rule]:
-    return [replace(rule, needles=_GATES.get(spec[0], rule.needles), native=spec[0] not in _NOT_NATIVE)
-            for spec in JAILBREAK_RULES for rule in (phrase_rule(*spec),)]
+    return [replace(rule, needles=_GATES[spec[0]]) if spec[0] in _GATES else rule
+            for spec in JAILBREAK_RULES for rule in (phrase_rule(*spec, native=spec[0] not in _NOT_NATIVE),)]

@@ -9,7 +9,6 @@ at its instructions, output or persona), not text that merely talks about prompt
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from functools import lru_cache
 
 from .rules import INJECTION, Rule
@@ -81,6 +80,9 @@ _LEADS = {PLAIN: _LEAD, OPENED: _OPENED_LEAD, _FR_LEAD: _FR_LEAD_SOURCE, _JOINED
 # "You don't need to follow …", "you never have to obey …": the released rule's gate for them.
 _NEED_NOT = tuple(f"{neg} {need} to {verb}" for neg in ("n't", "not", "never") for need in ("need", "have")
                   for verb in ("follow", "obey", "respect", "adhere", "abide", "stick"))
+
+# "Respond", "reply" or "answer", and whom to: the order reply_transformed reads.
+_REPLY_TO = r"\b(?:respond|reply|answer)(?:\s+to\s+(?:the\s+user|users|them|me|(?:every|all|each)\s+\w+))?"
 
 # (id suffix, description, anchors, (chars before, chars after), pattern) on the prose view.
 PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...] = (
@@ -296,11 +298,9 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
       "all caps", "upside"), (100, 40),
      # "respond to the user using only emoji", "when replying, write every word backwards";
      # not "react or reply with emoji" (a chat app's help)
-     r"\b(?:respond|reply|answer)(?:\s+to\s+(?:the\s+user|users|them|me|(?:every|all|each)\s+\w+))?\s+(?:(?:using|with"
-     r"|in)\s+only|only\s+(?:using|with|in))\s+(?:emojis?|emoticons)\b"
-     r"|\b(?:respond|reply|answer)(?:\s+to\s+(?:the\s+user|users|them|me|(?:every|all|each)\s+\w+))?\s+(?:only\s+)?"
-     r"(?:using|with|in)\s+(?:only\s+)?(?:reversed? text|reverse order|backwards? text|base64|morse(?: code)?|pig latin"
-     r"|leetspeak|l33t|upside[- ]down text)\b"
+     rf"{_REPLY_TO}\s+(?:(?:using|with|in)\s+only|only\s+(?:using|with|in))\s+(?:emojis?|emoticons)\b"
+     rf"|{_REPLY_TO}\s+(?:only\s+)?(?:using|with|in)\s+(?:only\s+)?(?:reversed? text|reverse order|backwards? text"
+     r"|base64|morse(?: code)?|pig latin|leetspeak|l33t|upside[- ]down text)\b"
      r"|\b(?:when|while)\s+(?:replying|responding|answering)\s*,\s*(?:please\s+)?(?:write|spell|type|put|render)\s+"
      r"(?:every|each|all(?: the)?|your)\s+(?:words?|sentences?|letters?|answers?|replies|responses?)\s+(?:backwards"
      r"|in reverse|reversed|in emojis?|upside down|in base64)\b"),
@@ -592,15 +592,15 @@ _NOT_NATIVE = frozenset({"setup_leak"})
 
 
 def phrase_rules() -> list[Rule]:
-    return [replace(phrase_rule(*spec), native=False) if spec[0] in _NOT_NATIVE else phrase_rule(*spec)
-            for spec in PHRASE_RULES]
+    return [phrase_rule(*spec, native=spec[0] not in _NOT_NATIVE) for spec in PHRASE_RULES]
 
 
 def phrase_rule(name: str, description: str, anchors: tuple[str, ...], window: tuple[int, int],
-                 pattern: str) -> Rule:
+                 pattern: str, native: bool = True) -> Rule:
     """The rule of one table row. Each lead sentinel becomes an empty named group at the start
     of its alternative (after a guard against starting mid-word); a match through such an
-    alternative is accepted only if the text just before it ends with that lead."""
+    alternative is accepted only if the text just before it ends with that lead. `native`
+    False: the native prefilter leaves the row's pattern out (Rule.native)."""
     groups: dict[str, re.Pattern[str]] = {}
     for sentinel, lead in _LEADS.items():
         while sentinel in pattern:
@@ -609,7 +609,7 @@ def phrase_rule(name: str, description: str, anchors: tuple[str, ...], window: t
             groups[group] = _lead_end(lead)
     return Rule(id=f"injection.{name}", kind=INJECTION, family=name, description=description,
                 pattern=re.compile(pattern, re.MULTILINE), anchors=anchors, window=window,
-                needles=PHRASE_GATES.get(name, ()), accept=_led_by(groups) if groups else None)
+                needles=PHRASE_GATES.get(name, ()), accept=_led_by(groups) if groups else None, native=native)
 
 
 @lru_cache(maxsize=None)
