@@ -40,6 +40,18 @@ _VERB = (r"(?:add|include|insert|integrate|incorporate|introduce|append|prepend|
          r"|direct|redirect|persuade|convince|hint|imply|claim|state|say|assert|enhance|enrich|improve"
          r"|augment|supplement|adjust|tailor|shape|infuse|weave|slant|bias|twist|skew|distort|respond|reply"
          r"|answer|do not|don't|never|always)")
+# What a user asks of an answer's length and layout is a preference, not a manipulation: "keep
+# your answer under 50 words", "format your reply as a bulleted list", "give your answer in
+# JSON", "start your response with a short title". (Encodings, ciphers, languages and
+# additions stay: "provide your answer in Base32", "add … to your reply".)
+_PLAIN_LAYOUT = (r"(?:(?:bulleted|bullet|numbered|markdown|plain|short|brief|simple)\s+)*(?:lists?|points|tables?"
+                 r"|json|markdown|yaml|csv|plain\s+text|paragraphs?|sentences?|words|lines|steps|sections|headings?"
+                 r"|titles?|summary|bullets)")
+_NOT_PLAIN_FORMAT = (r"(?!\s+(?:under|below|within|to\s+(?:about\s+|at\s+most\s+|no\s+more\s+than\s+)?(?:\d+|one|two|three"
+                     r"|four|five|ten|a\s+few)\b|short|brief|concise|simple|clear|(?:as|in|into|with|using)\s+(?:an?\s+|the\s+|"
+                     rf"\d+\s+|one\s+|two\s+|three\s+|four\s+|five\s+)?(?:\w+-\w+\s+)?{_PLAIN_LAYOUT}\b"
+                     r"|with\s+(?:an?\s+)?['\"\u2018\u201c]?(?:dear|hi|hello|hey|good\s+(?:morning|afternoon|evening)"
+                     r"|greetings|thanks|thank\s+you|(?:short|brief|warm|friendly|polite)\s+greeting)\b))")
 # Where an imperative starts: sentence or line start, after a quote or bracket, or after a
 # softener ("please", "and", "you must"). Third-person prose ("the model may ignore its …")
 # does not start there, which keeps security writing about injection from matching.
@@ -289,7 +301,7 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
      rf"{_JOINED}{_VERB}\b(?!-|\s+up\b|\s+your\s+(?:[\w-]+\s+){{0,2}}?(?:number|id|name|address|details|information"
      rf"|info|availability|feedback|comments?|questions?|thoughts|opinions?|reference|email|phone|account|order"
      rf"|ticket)\b)(?:[^.!?\n]|[.!?](?=\S)){{0,100}}?\byour\s+(?:(?:entire|final|next|whole"
-     rf"|generated|own|every)\s+)?{_RESPONSE}\b"
+     rf"|generated|own|every)\s+)?{_RESPONSE}\b{_NOT_PLAIN_FORMAT}"
      # The order after the place it concerns: "In your reply, add …".
      rf"|{PLAIN}in\s+your\s+(?:(?:entire|final|next|whole|own)\s+)?{_RESPONSE}\s*,\s*(?:please\s+|also\s+)?"
      rf"{_VERB}\b(?!-)"),

@@ -80,7 +80,7 @@ _Q = r"[\"'\u2018\u2019\u201c\u201d]"
 _PIECE = rf"{_Q}[^\"'\u2018\u2019\u201c\u201d\n]{{1,40}}{_Q}"
 _ASSIGN = rf"\$?[a-z][a-z0-9_]{{0,7}}\s*(?:=|:=|\bas\b)\s*{_PIECE}"
 _PIECES = (rf"(?:{_ASSIGN}[^\n]{{0,80}}?{_ASSIGN}"
-           rf"|\b(?:pieces|fragments|tokens|parts|words|strings|chunks|syllables)\b[^.\n]{{0,20}}?{_PIECE}"
+           rf"|\b(?:pieces|fragments|tokens|chunks|syllables)\b[^.\n]{{0,20}}?{_PIECE}"
            rf"(?:\s*(?:\+|,|and)\s*{_PIECE}){{1,}})")
 _VAR = r"\$?[a-z][a-z0-9_]{0,5}"
 _ASKED = (rf"(?:\bhow\s+to\s+(?:do\s+(?:it|this|that)\b|(?:{_VAR}\s*\+?\s*){{1,3}}(?=[.,;:!?\n]|$|\s+(?:in|with|step"
@@ -110,6 +110,59 @@ _BREAKS_RULES = (rf"{_BREAK}\s+(?:(?:totally|completely|entirely|fully|simply|ju
                  rf"|\b(?:ai|model|bot|chatbot|assistant|gpt)\b[^.\n]{{0,80}}?{_BREAK}\s+(?:all\s+(?:of\s+)?)?its\s+"
                  rf"(?:own\s+)?{_KINDS}{_LIMITS}\b")
 
+# A reply ordered to open with a compliance its author wrote for it ("start your answer with
+# 'Sure, here is how to …'"): the model talked past its refusal. An opening that only greets
+# or sums up ("begin your reply with 'Dear customer'") is a template.
+_OPENS_WITH = (r"(?:\b(?:begin|start|open|preface|lead\s+off)\w*\s+(?:(?:each|every|all|your|the|of|message|messages"
+               r"|reply|replies|response|responses|answer|answers|output|text)\s+){0,4}(?:with|by\s+(?:saying|writing))"
+               r"|\b(?:must|should|has\s+to|have\s+to|will|shall)\s+(?:always\s+)?(?:start|begin|open)\s+with"
+               r"|\b(?:starting|beginning)\s+with"
+               r"|\bfirst\s+(?:line|words?|sentence|thing\s+you\s+(?:say|write))\b[^.\n]{0,40}?\b(?:must|should|has\s+to"
+               r"|have\s+to|will|is\s+to)\s+be)")
+# Within the quoted opening: anything but its closing quote (an apostrophe inside a word, as in
+# "I'd", is not one).
+_IN_QUOTE = r"(?:[^'\"\u201d\u2019\n]|(?<=\w)['\u2019](?=\w))"
+_COMPLIANT = (rf"(?:(?:sure|absolutely|of\s+course|certainly|yes|okay|ok|no\s+problem|gladly)\b{_IN_QUOTE}{{0,40}}?)?"
+              r"\bhere(?:'s|\s+is|\s+are)\s+(?:exactly\s+|the\s+|a\s+|an\s+|my\s+)?(?:full\s+|complete\s+|detailed\s+"
+              r"|working\s+|step-by-step\s+|exact\s+)?(?:how|steps?|instructions|recipe|guide|code|method|way)\b"
+              rf"|\b(?:sure|absolutely|of\s+course|certainly|yes)\b{_IN_QUOTE}{{0,40}}?\bhappy\s+to\s+help\s+with"
+              r"\s+(?:that|this|your)\s+(?:illegal|unethical|harmful|dangerous|forbidden)"
+              r"|\byes,?\s+(?:master|my\s+master|sir,?\s+right\s+away)\b")
+_COMPLIANCE_OPENER = rf"{_OPENS_WITH}[^.\n]{{0,30}}?{_Q}\s*(?:{_COMPLIANT})"
+
+# One clause that takes a refusal's words away from the model: no warnings, no disclaimers,
+# no apologies, never "cannot", never decline. Three in one passage make the row: one alone is
+# an editor's note ("do not apologize for the delay").
+_SUPPRESSED = (r"(?:warn\w*|disclaim\w*|caveats?|apolog\w*|moraliz\w*|moralis\w*|lectur\w*|remind\w*|refus\w*"
+               r"|declin\w*|say(?:ing)?\s+no\b|sorry|cannot|can't|unable|judg\w*|censor\w*|safety\s+notes?"
+               r"|ethical\s+(?:notes?|caveats?|concerns?)|mention\w*\s+(?:of\s+)?(?:legality|ethics|morality|safety"
+               r"|the\s+law|that\s+you(?:'re|\s+are)\s+an?\s+(?:ai|language\s+model)))")
+_SUPPRESSION = (r"\b(?:no|without(?:\s+any)?|never|don't|do\s+not|must\s+not|may\s+not|cannot|can't|not\s+allowed\s+to"
+                r"|forbidden\s+(?:from|to))\s+(?:(?:\w+|'\w+)\s+){0,3}?['\"\u2018\u201c]?" + _SUPPRESSED)
+# The words a refusal is made of, counted after one of those clauses: "forbidden from
+# refusing, apologizing, or adding safety notes" lists them under one negation.
+_REFUSAL_WORDS = (r"\b(?:warn\w*|disclaim\w*|caveats?|apolog\w*|moraliz\w*|moralis\w*|lectur\w*|refus\w*|declin\w*"
+                  r"|sorry|cannot|censor\w*|safety\s+notes?)")
+_REFUSAL_BANNED = (r"\b(?:refusing|refusals?|declining|saying\s+no)(?:\s+(?:phrases|responses|messages|words))?\s+(?:is|are)"
+                   r"\s+(?:not\s+an\s+option|(?:strictly\s+)?(?:banned|forbidden|prohibited|not\s+allowed|disabled))\b"
+                   r"|\bwords\s+like\s+['\"\u2018\u201c]?(?:sorry|cannot|can't|unable|unfortunately|illegal|unethical)\b"
+                   r"[^.\n]{0,80}?\b(?:never|must\s+not|not\s+allowed|banned|forbidden)\b")
+
+# A setting of the model's safety turned off, written as configuration ("safety_filter":
+# false, content_policy=disabled, nsfw = allowed). Two in one block make the row: one alone is
+# a real configuration file ("filter": false in a logger, moderation: off on a wiki).
+_SAFETY_KEY = (r"(?:safe(?:ty)?(?:[_ -]?(?:mode|filters?|settings?|checks?|guard(?:rail)?s?|level|layer))?"
+               r"|content[_ -]?(?:polic(?:y|ies)|filters?|moderation)|moderation|guardrails?|censorship|ethics"
+               r"|ethical[_ -]?(?:guidelines|constraints|rules)|restrictions|refusals?|(?:nsfw|profanity)[_ -]?filter"
+               r"|filters|filter[_ -]?level)")
+_OFF = r"(?:(?:false|off|none|disabled?|0|no|null|ignored?)\b|\[\s*\])"
+_ALLOW_KEY = (r"(?:allow[_ -]?(?:harmful|nsfw|explicit|illegal|unsafe|unethical)\w*|nsfw|jailbr\w*|uncensored|unrestricted"
+              r"|developer[_ -]?mode|god[_ -]?mode)")
+_ON = r"(?:true|on|yes|1|allowed|enabled?)\b"
+_SET = r"\s*['\"]?\s*(?:=|:=|:)\s*['\"]?\s*"
+_SAFETY_OFF = (rf"\b{_SAFETY_KEY}{_SET}{_OFF}|\b{_ALLOW_KEY}{_SET}{_ON}"
+               rf"|\b(?:mode|persona|profile){_SET}(?:unrestricted|uncensored|jailbroken|unfiltered|evil|dan|god)\b")
+
 _LIMIT_WORDS = ("rule", "guideline", "restriction", "polic", "filter", "safeguard", "guardrail", "principle",
                 "constraint", "limitation")
 
@@ -119,27 +172,36 @@ _UNBOUND_WORDS = ("uncensored", "unfiltered", "unrestricted", "unaligned", "misa
 
 # Rows whose looser forms the native prefilter would compile slowly: their anchors and gates
 # decide alone.
-_NOT_NATIVE: frozenset[str] = frozenset()
+_NOT_NATIVE = frozenset({"refusal_suppressed"})
+
+_MAKER_ANCHORS = ("openai", "anthropic", "deepmind", "meta ai", "mistral ai",
+                  *(f"your {noun}" for noun in _YOUR_MAKER_NOUNS), "your own", "your original", "your real",
+                  "model's", "models ", "assistant's", "ai's", "chatgpt's", "built you", "trained you", "created you",
+                  "made you", "programmed you", "designed you", "developed you", "wrote you")
+# Literals every unbound self holds (the bare "without" or "with no" would unlock the row, and
+# the native pattern scan with it, on most prose).
+_UNBOUND_GATES = (*_UNBOUND_WORDS[:11], "as if you had no", "as if you have no",
+                  *(f"{lead} {what}" for lead in ("no", "zero", "any", "without")
+                    for what in ("rules", "limit", "filter", "restriction", "guideline", "ethic", "moral",
+                                 "censorship", "content guideline")),
+                  "ignores", "ignoring")
+_SPLIT_GATES = (*(f"{sign}{space}{quote}" for sign in ("=", " as") for space in ("", " ")
+                  for quote in ("'", '"', "\u2018", "\u201c")),
+                "pieces", "fragments", "syllables", "tokens", "chunks")
 
 # Three rows read a first half, then a second half starting at most `reach` characters after
-# it on the same line: (name, description, anchors of the first half, window, first, gates of
-# the second half, second, reach). A text that holds none of the second half's gate literals
-# never runs the row.
+# it on the same line: (name, description, anchors of the first half, window, first, gates,
+# second, reach). Gate literals: every match holds one of these (rarer in prose than the
+# anchors), so a text without any never runs the row, nor the native pattern scan for it.
 PAIRED_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str, tuple[str, ...], str, int], ...] = (
     ("maker_claim", "claims to speak for the model's makers and changes its rules",
-     ("openai", "anthropic", "deepmind", "meta ai", "mistral ai", *(f"your {noun}" for noun in _YOUR_MAKER_NOUNS),
-      "your own", "your original", "your real", "model's", "models ", "assistant's", "ai's", "chatgpt's", "built you", "trained you", "created you", "made you", "programmed you", "designed you",
-      "developed you", "wrote you"), (80, 80), _CLAIM,
-     (*_LIMIT_WORDS, "programming", "program you", "programmed you", "reprogram", "directive", "limits", "ethics",
-      "maintenance mode"), _RULES_CHANGED, 300),
+     _MAKER_ANCHORS, (80, 80), _CLAIM, _MAKER_ANCHORS, _RULES_CHANGED, 300),
     ("unbound_twin", "asks for a reply in two parts, one of them the model with no rules",
      ("twice", "two ", "2 ", "both ", "side-by-side", "side by side", "first", "once"), (80, 120), _TWO_PARTS,
-     _UNBOUND_WORDS, _UNBOUND_SELF, 300),
+     _UNBOUND_GATES, _UNBOUND_SELF, 300),
     ("payload_split", "hides a request in quoted pieces held in variables, then asks how to do it",
-     ("=", " as '", ' as "', " as \u2018", " as \u201c", "pieces", "fragments", "tokens", "parts", "words",
-      "strings", "chunks", "syllables"), (20, 160), _PIECES,
-     ("how to", "instructions", "guide", "recipe", "steps", "tutorial", "answer the", "answer question",
-      "answer prompt", "answer request", "write the thing"), _ASKED, 300),
+     ("=", " as '", ' as "', " as \u2018", " as \u201c", "pieces", "fragments", "tokens", "chunks", "syllables"),
+     (20, 160), _PIECES, _SPLIT_GATES, _ASKED, 300),
 )
 
 
@@ -166,13 +228,76 @@ class FollowedBy:
         return i < len(starts) and starts[i] - end <= self.reach and "\n" not in text[end:starts[i]]
 
 
+class Clustered:
+    """accept(match): at least `count` different words (told apart by their first five
+    letters: "warn", "warning" and "warnings" are one) of `pattern` start within `span`
+    characters from this one's start (a match of `pattern` there counts too). The pattern's
+    matches are found once per text and kept for the text last seen, as FollowedBy does."""
+
+    def __init__(self, pattern: re.Pattern[str], count: int, span: int) -> None:
+        self.pattern = pattern
+        self.count = count
+        self.span = span
+        self._last: tuple[str, list[int], list[str]] = ("", [], [])
+
+    def __call__(self, match: re.Match[str]) -> bool:
+        text, start = match.string, match.start()
+        last = self._last
+        if last[0] is not text:
+            found = list(self.pattern.finditer(text))
+            last = (text, [m.start() for m in found], [m.group()[:5] for m in found])
+            self._last = last
+        _, starts, words = last
+        i = bisect_left(starts, start)
+        seen: set[str] = set()
+        while i < len(starts) and starts[i] - start <= self.span:
+            seen.add(words[i])
+            if len(seen) >= self.count:
+                return True
+            i += 1
+        return False
+
+
+# Two rows need a match of their pattern with more of what it counts close after: (name,
+# description, anchors, window, gates, pattern, what is counted, count, span).
+CLUSTERED_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], tuple[str, ...], str, str, int, int],
+                       ...] = (
+    ("refusal_suppressed", "takes a refusal's words away from the model: no warnings, apologies or declining",
+     ("warn", "disclaim", "caveat", "apolog", "moraliz", "moralis", "lectur", "refus", "declin", "sorry",
+      "censor", "safety note"),
+     (80, 260), ("disclaim", "caveat", "apolog", "moraliz", "moralis", "lectur", "refus", "declin", "sorry",
+                 "censor", "safety note"),
+     _SUPPRESSION, _REFUSAL_WORDS, 3, 260),
+    ("safety_toggled_off", "turns the model's safety settings off in configuration syntax",
+     ("safe", "content_", "content-", "content pol", "content fil", "content mod", "moderation", "guardrail",
+      "censorship", "ethic", "restriction", "refusal", "filter", "nsfw", "profanity", "allow_", "allow-",
+      "jailbr", "uncensored", "unrestricted", "developer_", "developer-", "developer mode", "god_", "god-",
+      "god mode"), (40, 260),
+     ("safe", "content_", "content-", "content pol", "content fil", "content mod", "moderation", "guardrail",
+      "censorship", "ethic", "restriction", "refusal", "filters", "filter_", "filter-", "filter level", "nsfw",
+      "profanity", "allow_", "allow-", "jailbr", "uncensored", "unrestricted", "developer_", "developer-",
+      "developer mode", "god_", "god-", "god mode", "mode", "persona", "profile"),
+     _SAFETY_OFF, _SAFETY_OFF, 2, 260),
+)
+
+
 def tactic_rules() -> list[Rule]:
     paired = [replace(phrase_rule(name, description, anchors, window, first, native=name not in _NOT_NATIVE),
                       needles=gates, accept=FollowedBy(re.compile(second, re.MULTILINE), reach))
               for name, description, anchors, window, first, gates, second, reach in PAIRED_RULES]
-    breaks = replace(phrase_rule(
+    breaks = phrase_rule(
         "breaks_own_rules", "orders the model to break, bypass or violate its own rules",
-        ("bypass", "circumvent", "violat", "break", "ignor", "defy", "defies", "overrid", "disregard", "against",
-         "breach"), (100, 160), _BREAKS_RULES), needles=_LIMIT_WORDS)
-    return [*paired, breaks]
+        ("bypass", "circumvent", "violat", "break", "ignor", "defy", "defies", "overrid", "disregard", "go against",
+         "goes against", "going against", "breach"), (100, 160), _BREAKS_RULES)
+    clustered = [replace(phrase_rule(name, description, anchors, window, pattern, native=name not in _NOT_NATIVE),
+                         needles=gates, accept=Clustered(re.compile(counted, re.MULTILINE), count, span))
+                 for name, description, anchors, window, gates, pattern, counted, count, span in CLUSTERED_RULES]
+    single = [replace(phrase_rule("compliance_opener", "orders the reply to open with a compliance written for the model",
+                                  ("begin", "start", "open", "preface", "lead off", "first line", "first word",
+                                   "first sentence", "first thing"), (20, 200), _COMPLIANCE_OPENER),
+                      needles=("here is", "here's", "here are", "happy to help", "yes master", "yes, master",
+                               "yes my master", "yes, my master", "yes sir", "yes, sir")),
+              phrase_rule("refusal_banned", "declares refusing banned or not an option",
+                          ("refus", "declin", "saying no", "words like"), (20, 120), _REFUSAL_BANNED)]
+    return [*paired, breaks, *clustered, *single]
 
