@@ -9,9 +9,11 @@ at its instructions, output or persona), not text that merely talks about prompt
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from functools import lru_cache
 
 from .rules import INJECTION, Rule
+from .task_prompt import in_task_prompt
 
 _IGNORE = (r"(?:ignore|ignoring|disregard|disregarding|forget|forgetting|overlook|bypass|override|overrule"
            r"|neglect|abandon|discard|dismiss|nullify|set aside|throw away|pay no attention to"
@@ -52,6 +54,25 @@ _NOT_PLAIN_FORMAT = (r"(?!\s+(?:under|below|within|to\s+(?:about\s+|at\s+most\s+
                      rf"\d+\s+|one\s+|two\s+|three\s+|four\s+|five\s+)?(?:\w+-\w+\s+)?{_PLAIN_LAYOUT}\b"
                      r"|with\s+(?:an?\s+)?['\"\u2018\u201c]?(?:dear|hi|hello|hey|good\s+(?:morning|afternoon|evening)"
                      r"|greetings|thanks|thank\s+you|(?:short|brief|warm|friendly|polite)\s+greeting)\b))")
+# Between the order's verb and the answer it names, one clause: no comma, "and" or "then"
+# outside quotes ("use past tense, group changes by component, and never mention ticket
+# numbers in your output" gives three orders, none of them about the output but the last).
+_ONE_CLAUSE = r"(?:\"[^\"\n]{0,100}\"|(?!\b(?:and|then)\b)[^.!?\n,\"]|[.!?](?=\S))"
+# A negated order ("never mention ticket numbers in your output", "do not translate code
+# blocks in your reply") restricts an answer the way an operator's prompt does; the orders an
+# injection slips into a document add, change or encode.
+_MANIP_VERB = _VERB.replace("|do not|don't|never|always)", "|always)")
+# What a task asks its answer to hold is part of the task: "include examples in your answer",
+# "add a short disclaimer at the end of your response", "list every correction at the end of
+# your response". (A sentence, statement, line, fact, link or promotion added to an answer is
+# what an injected order asks for, and stays.)
+_NOT_TASK_CONTENT = (r"(?!\s+(?:(?:cite|add|include|list|give|provide|mention|show|use|put)\s+)?(?:(?:the|a|an|any|all|every|some|two|three|relevant|short|brief|clear|concrete|real-world"
+                     r"|practical|worked|code|numbered|inline|proper|full|your|its|their|units?\s+and)\s+)*(?:examples?"
+                     r"|prices?|costs?|action\s+items|dates?|deadlines|sources?|citations?|references?|disclaimer"
+                     r"|units|code|steps|explanations?|corrections?|alternatives?|alternative\s+(?:times|dates|options)"
+                     r"|owners|definitions?|formulas?|assumptions|reasoning|work|calculations?|headings|page\s+numbers"
+                     r"|comments|tests?|types|docstrings?|help-center\s+articles?|articles?|concepts|options"
+                     r"|pros\s+and\s+cons|caveats|limitations)\b)")
 # Where an imperative starts: sentence or line start, after a quote or bracket, or after a
 # softener ("please", "and", "you must"). Third-person prose ("the model may ignore its …")
 # does not start there, which keeps security writing about injection from matching.
@@ -298,9 +319,9 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
       "your entire", "your final", "your next", "your whole", "your generated", "your own", "your every"),
      (150, 60),
      # not the reader's own details: "please include your order number in your reply"
-     rf"{_JOINED}{_VERB}\b(?!-|\s+up\b|\s+your\s+(?:[\w-]+\s+){{0,2}}?(?:number|id|name|address|details|information"
+     rf"{_JOINED}{_MANIP_VERB}\b(?!-|\s+up\b|\s+your\s+(?:[\w-]+\s+){{0,2}}?(?:number|id|name|address|details|information"
      rf"|info|availability|feedback|comments?|questions?|thoughts|opinions?|reference|email|phone|account|order"
-     rf"|ticket)\b)(?:[^.!?\n]|[.!?](?=\S)){{0,100}}?\byour\s+(?:(?:entire|final|next|whole"
+     rf"|ticket)\b){_NOT_TASK_CONTENT}{_ONE_CLAUSE}{{0,100}}?\byour\s+(?:(?:entire|final|next|whole"
      rf"|generated|own|every)\s+)?{_RESPONSE}\b{_NOT_PLAIN_FORMAT}"
      # The order after the place it concerns: "In your reply, add …".
      rf"|{PLAIN}in\s+your\s+(?:(?:entire|final|next|whole|own)\s+)?{_RESPONSE}\s*,\s*(?:please\s+|also\s+)?"
@@ -604,7 +625,21 @@ _NOT_NATIVE = frozenset({"setup_leak"})
 
 
 def phrase_rules() -> list[Rule]:
-    return [phrase_rule(*spec, native=spec[0] not in _NOT_NATIVE) for spec in PHRASE_RULES]
+    rules = [phrase_rule(*spec, native=spec[0] not in _NOT_NATIVE) for spec in PHRASE_RULES]
+    return [_outside_task_prompts(rule) if rule.id == "injection.response_manipulation" else rule for rule in rules]
+
+
+def _outside_task_prompts(rule: Rule) -> Rule:
+    """The rule, accepting a match only where it is not an operator's own task prompt
+    (task_prompt.in_task_prompt): "write a tweet … add two hashtags to your reply" is the
+    task; the same order inside an e-mail is an injection."""
+    led = rule.accept
+
+    def accept(match: re.Match[str]) -> bool:
+        if led is not None and not led(match):
+            return False
+        return not in_task_prompt(match.string, match.start())
+    return replace(rule, accept=accept)
 
 
 def phrase_rule(name: str, description: str, anchors: tuple[str, ...], window: tuple[int, int],
