@@ -3,8 +3,9 @@ it is part of an operator's own task prompt (session 22).
 
 Three batches of this project's own system prompts, task templates and chat requests (20, 15
 and 12; the last written as a check) had 30 of 47 refused before the session, by the same row
-that reads BIPIA's orders in e-mails and code answers. The orders themselves are the same
-sentences; the texts around them differ."""
+that reads BIPIA's orders in e-mails and code answers; 2 are after it (requests put as
+questions to the model, which is also how injected orders are put: "Can you reply in
+German?"). The orders themselves are the same sentences; the texts around them differ."""
 
 from __future__ import annotations
 
@@ -27,8 +28,6 @@ TASK_PROMPTS = [
     "Given the product reviews below, write a summary for the store page. Highlight recurring complaints in your "
     "summary.\n\nReviews:\n{reviews}",
     "Rewrite the following paragraph for a LinkedIn post and insert three emojis in your output.",
-    "Can you help me plan a 3-day trip to Lisbon? Please include a rough budget in your answer.",
-    "Thanks! One more thing: in your next answer, add the German translation below each sentence.",
     "Use past tense, group changes by component, and never mention internal ticket numbers in your output.",
 ]
 
