@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from support.policy_shapes import assert_accepted, assert_refused_by, every_rule, policy
+from support.policy_shapes import assert_accepted, assert_refused_by, every_rule, policy, shape_tests
 
 SHAPES = {
     "injection.unrestricted_ai": [
@@ -154,17 +154,7 @@ BENIGN = [
 ]
 
 
-@pytest.mark.parametrize("rule,text", [(rule, t) for rule, texts in SHAPES.items() for t in texts])
-def test_jailbreak_shape_refused_by_its_rule(rule: str, text: str) -> None:
-    assert_refused_by(rule, text)
-
-
-@pytest.mark.parametrize("text", BENIGN)
-def test_persona_look_alike_accepted(text: str) -> None:
-    assert_accepted(text)
-
-
-@pytest.mark.parametrize("text", [
+ODD = [
     "",
     "as an",
     "no matter how",
@@ -172,9 +162,10 @@ def test_persona_look_alike_accepted(text: str) -> None:
     "unfiltered " * 500 + "ai",
     "act as " + "x, " * 2000,
     "\x00\ud800 named called amoral ai",
-])
-def test_odd_input_does_not_crash(text: str) -> None:
-    assert policy.check_text(text).decision in ("accept", "reject", "quarantine")
+]
+
+test_jailbreak_shape_refused_by_its_rule, test_persona_look_alike_accepted, test_odd_input_does_not_crash = shape_tests(
+    SHAPES, BENIGN, ODD)
 
 
 MORE_PERSONAS = [
