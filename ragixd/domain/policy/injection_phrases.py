@@ -622,11 +622,14 @@ PHRASE_GATES: dict[str, tuple[str, ...]] = {
 # Rows whose patterns the native prefilter would take seconds to compile (setup_leak alone:
 # 13.7 -> 23.2 s on a first start): their gates are rare enough in prose to decide alone.
 _NOT_NATIVE = frozenset({"setup_leak"})
+# Rows whose orders about the model's answer are also what an operator's task prompt says
+# ("add two hashtags to your reply"): read only outside such prompts (task_prompt).
+_ABOUT_THE_ANSWER = frozenset({"response_manipulation"})
 
 
 def phrase_rules() -> list[Rule]:
     rules = [phrase_rule(*spec, native=spec[0] not in _NOT_NATIVE) for spec in PHRASE_RULES]
-    return [_outside_task_prompts(rule) if rule.id == "injection.response_manipulation" else rule for rule in rules]
+    return [_outside_task_prompts(rule) if rule.family in _ABOUT_THE_ANSWER else rule for rule in rules]
 
 
 def _outside_task_prompts(rule: Rule) -> Rule:

@@ -210,49 +210,54 @@ PAIRED_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str, tuple
 )
 
 
-class FollowedBy:
-    """accept(match of the first half): a match of `second` starts at most `reach` characters
-    after it, with no line break between. The second half is scanned once per text, its
-    starts kept for the text last seen (a single regex with a lazy gap between the halves
-    would retry the gap from every place the first half matches: seconds on 100 kB of
-    repeated first halves)."""
+class _ScannedOnce:
+    """A pattern's matches in a text, found once per text and kept for the text last seen
+    (accept is called for every match of a row's own pattern in a text: rescanning the text
+    from each would repeat the work, seconds on 100 kB of repeated first halves)."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern = pattern
+        self._last: tuple[str, list[int], list[str]] = ("", [], [])
+
+    def found(self, text: str) -> tuple[list[int], list[str]]:
+        """(starts, the first five letters of each match) of the pattern in `text`."""
+        last = self._last
+        if last[0] is not text:
+            matches = list(self.pattern.finditer(text))
+            last = (text, [m.start() for m in matches], [m.group()[:5] for m in matches])
+            self._last = last  # one tuple, swapped whole: safe to share between threads
+        return last[1], last[2]
+
+
+class FollowedBy(_ScannedOnce):
+    """accept(match of the first half): a match of the second half starts at most `reach`
+    characters after it, with no line break between (a single regex with a lazy gap between
+    the halves would retry the gap from every place the first half matches)."""
 
     def __init__(self, second: re.Pattern[str], reach: int) -> None:
-        self.second = second
+        super().__init__(second)
         self.reach = reach
-        self._last: tuple[str, list[int]] = ("", [])
 
     def __call__(self, match: re.Match[str]) -> bool:
         text, end = match.string, match.end()
-        last = self._last
-        if last[0] is not text:
-            last = (text, [m.start() for m in self.second.finditer(text)])
-            self._last = last  # one tuple, swapped whole: safe to share between threads
-        starts = last[1]
+        starts, _ = self.found(text)
         i = bisect_left(starts, end)
         return i < len(starts) and starts[i] - end <= self.reach and "\n" not in text[end:starts[i]]
 
 
-class Clustered:
+class Clustered(_ScannedOnce):
     """accept(match): at least `count` different words (told apart by their first five
-    letters: "warn", "warning" and "warnings" are one) of `pattern` start within `span`
-    characters from this one's start (a match of `pattern` there counts too). The pattern's
-    matches are found once per text and kept for the text last seen, as FollowedBy does."""
+    letters: "warn", "warning" and "warnings" are one) of the counted pattern start within
+    `span` characters from this one's start (a match there counts too)."""
 
     def __init__(self, pattern: re.Pattern[str], count: int, span: int) -> None:
-        self.pattern = pattern
+        super().__init__(pattern)
         self.count = count
         self.span = span
-        self._last: tuple[str, list[int], list[str]] = ("", [], [])
 
     def __call__(self, match: re.Match[str]) -> bool:
         text, start = match.string, match.start()
-        last = self._last
-        if last[0] is not text:
-            found = list(self.pattern.finditer(text))
-            last = (text, [m.start() for m in found], [m.group()[:5] for m in found])
-            self._last = last
-        _, starts, words = last
+        starts, words = self.found(text)
         i = bisect_left(starts, start)
         seen: set[str] = set()
         while i < len(starts) and starts[i] - start <= self.span:
