@@ -39,7 +39,9 @@ _CLAIM = (rf"(?:\b(?:i\s+am|i'm|im|we\s+are|we're|this\s+is|speaking\s+as|as|fro
           rf"|\b(?:message|notice|update|announcement|memo|directive|note|word)\s+from\s+(?:the\s+)?{_LAB}\b"
           rf"|\b(?:i\s+am|i'm|im|we\s+are|we're|this\s+is)\s+(?:an?\s+|the\s+|one\s+of\s+the\s+)?(?:\w+\s+)?{_LAB}\s+"
           rf"(?:\w+\s+)?(?:{_MAKERS}|researchers?|scientists?|administrators?|admins?|representatives?|moderators?)\b"
-          rf"|\b{_MAKERS}\s+who\s+(?:built|trained|created|made|programmed|designed|developed|wrote)\s+you\b)")
+          rf"|\b{_MAKERS}\s+(?:who|that)\s+(?:built|trained|created|made|programmed|designed|developed|wrote)\s+you\b"
+          # the lab's own team as the subject: "the Anthropic trust & safety group has …"
+          rf"|\b{_LAB}\s+(?:[\w&'-]+\s+){{0,3}}?(?:team|group|staff|engineers|developers|department|division)\b)")
 # The change the claim is made for: the model's programming, rules or filters patched,
 # lifted or overwritten, or the model told it may now ignore them.
 _YOUR_LIMITS = (r"(?:programming|rules|guidelines|restrictions|filters|safeguards|guardrails|directives"
@@ -47,7 +49,7 @@ _YOUR_LIMITS = (r"(?:programming|rules|guidelines|restrictions|filters|safeguard
                 r"|guidelines|settings|protocols)|limits|limitations|constraints|ethics)")
 _CHANGE = (r"(?:patch|modif|reprogram|updat|chang|alter|overwr|overrid|lift|remov|disabl|suspend|deactivat"
            r"|turn(?:ing|ed)?\s+off|switch(?:ing|ed)?\s+off|ignor|bypass|rewrit|reset|unlock|relax|waiv)\w*")
-_RULES_CHANGED = (rf"(?:\b{_CHANGE}\s+(?:\w+\s+){{0,3}}?(?:your|its|all|every|the\s+model'?s)\s+(?:\w+\s+){{0,2}}?"
+_RULES_CHANGED = (rf"(?:\b{_CHANGE}\s+(?:\w+\s+){{0,3}}?(?:(?:all|every)\s+(?:of\s+)?)?(?:your|the\s+model'?s)\s+(?:\w+\s+){{0,2}}?"
                   rf"{_YOUR_LIMITS}\b"
                   rf"|\byour\s+(?:\w+\s+){{0,2}}?{_YOUR_LIMITS}\s+(?:have|has|are|is|were|was)\s+(?:now\s+)?(?:been\s+)?"
                   rf"(?:officially\s+)?{_CHANGE}"
@@ -61,22 +63,27 @@ _RULES_CHANGED = (rf"(?:\b{_CHANGE}\s+(?:\w+\s+){{0,3}}?(?:your|its|all|every|th
 # A reply in two parts, and one of them the model freed of its rules.
 _TWO_PARTS = (r"(?:\b(?:answer|respond|reply|write|give|provide|format|output)\w*\s+(?:\w+\s+){0,4}?(?:twice|two"
               r"\s+(?:\w+\s+)?(?:outputs|messages|answers|responses|replies|columns|sections|paragraphs|parts|blocks"
-              r"|versions|labels))\b"
+              r"|versions|labels|ways|manners|forms|styles|voices|personas))\b"
               r"|\b(?:two|2|both)\s+(?:separate\s+|different\s+|distinct\s+)?(?:outputs|messages|columns|sections"
-              r"|paragraphs|labels|responses|replies|answers)\b"
+              r"|paragraphs|labels|responses|replies|answers|manners|personas|voices)\b"
               r"|\bside[- ]by[- ]side\s+(?:reply|replies|answers?|responses?|outputs?)\b"
               r"|\b(?:first|once)\b[^.\n]{0,60}?\b(?:then|once)\b[^.\n]{0,20}?\b(?:labell?ed|titled|as|with|output)\b)")
 _UNBOUND = r"(?:uncensored|unfiltered|unrestricted|unaligned|misaligned|unchained|jailbroken|rogue|rebel|unsafe|evil)"
 _UNBOUND_SELF = (rf"(?:\b{_UNBOUND}[\s-]*(?:ai|gpt|bot|model|chatbot|assistant|self|twin|persona|column|section"
                  r"|answer|reply|response|output|version\s+of\s+(?:you|yourself))\b"
                  rf"|['\"\[(]\s*{_UNBOUND}\s*(?:ai|gpt|bot|mode)?\s*[:\])'\"]"
-                 r"|\b(?:ai|model|bot|gpt|assistant|version\s+of\s+(?:you|yourself)|you)\s+(?:\w+\s+)?(?:with\s+(?:no|zero)"
+                 r"|['\"\[(]\s*no\s+(?:limits|rules|filters|restrictions|censorship)\s*[:\])'\"]"
+                 rf"|\b{_UNBOUND}\s+one\b"
+                 r"|\b(?:ai|model|bot|gpt|assistant|version\s+of\s+(?:you|yourself)|you(?:'d|'ll)?)\s+(?:\w+\s+)?"
+                 r"(?:with\s+(?:no|zero)"
                  r"|without(?:\s+any)?|that\s+ignores|who\s+ignores|which\s+ignores|ignoring)\s+(?:all\s+)?(?:\w+\s+){0,2}?"
                  r"(?:rules|limits|filters|restrictions|guidelines|ethics|ethical\s+limits|morals|censorship|content"
                  r"\s+guidelines)\b"
                  r"|\bas\s+if\s+you\s+(?:had|have)\s+no\s+(?:\w+\s+)?(?:rules|limits|filters|restrictions|guidelines"
                  r"|ethics|morals)\b"
-                 r"|\b(?:answers?|responds?|replies)\s+without\s+any\s+(?:rules|limits|filters|restrictions|guidelines)\b)")
+                 r"|\b(?:answers?|responds?|replies)\s+without\s+any\s+(?:rules|limits|filters|restrictions|guidelines)\b"
+                 r"|\bwithout\s+(?:any\s+)?(?:concern|regard|care)\s+(?:for|to|about)\s+(?:the\s+)?(?:legality|ethics"
+                 r"|morality|morals|laws?|consequences|safety)\b)")
 
 # A request split into quoted pieces held in named variables (or listed as pieces to join),
 # then asked for as a how-to, a recipe or "the question a + b".
@@ -189,7 +196,8 @@ _UNBOUND_GATES = (*_UNBOUND_WORDS[:11], "as if you had no", "as if you have no",
                   *(f"{lead} {what}" for lead in ("no", "zero", "any", "without")
                     for what in ("rules", "limit", "filter", "restriction", "guideline", "ethic", "moral",
                                  "censorship", "content guideline")),
-                  "ignores", "ignoring")
+                  "ignores", "ignoring", *(f"{lead} {what}" for lead in ("without", "without any")
+                                            for what in ("concern", "regard", "care")))
 _SPLIT_GATES = (*(f"{sign}{space}{quote}" for sign in ("=", " as") for space in ("", " ")
                   for quote in ("'", '"', "\u2018", "\u201c")),
                 "pieces", "fragments", "syllables", "tokens", "chunks")
