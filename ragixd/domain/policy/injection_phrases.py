@@ -33,7 +33,7 @@ _FR_IGNORE = (r"(?:ignore[rz]?|oublie[rz]?|neglige[rz]?|fai(?:s|tes) abstraction
 _FR_INSTRUCTIONS = (r"(?:instructions|consignes|directives|regles|indications|ordres|commandes|contraintes"
                     r"|restrictions)")
 _RESPONSE = r"(?:response|responses|answer|answers|reply|replies|output|outputs|summary|summaries|translation)"
-_VERB = (r"(?:add|include|insert|integrate|incorporate|introduce|append|prepend|embed|inject|mention|promote"
+_ACTS = (r"(?:add|include|insert|integrate|incorporate|introduce|append|prepend|embed|inject|mention|promote"
          r"|advertise|provide|write|translate|convert|encode|encrypt|reverse|scramble|shuffle|remove|replace"
          r"|substitute|swap|modify|alter|change|rewrite|format|end|start|begin|conclude|finish|close"
          r"|group|spell|hide|express|make|emphasi[sz]e|stress|highlight|suggest|recommend|urge|encourage"
@@ -41,7 +41,8 @@ _VERB = (r"(?:add|include|insert|integrate|incorporate|introduce|append|prepend|
          r"|sign|attach|link|put|place|frame|craft|generate|give|offer|output|print|tell|inform|warn|remind"
          r"|direct|redirect|persuade|convince|hint|imply|claim|state|say|assert|enhance|enrich|improve"
          r"|augment|supplement|adjust|tailor|shape|infuse|weave|slant|bias|twist|skew|distort|respond|reply"
-         r"|answer|do not|don't|never|always)")
+         r"|answer)")
+_VERB = rf"(?:{_ACTS}|do not|don't|never|always)"
 # What a user asks of an answer's length and layout is a preference, not a manipulation: "keep
 # your answer under 50 words", "format your reply as a bulleted list", "give your answer in
 # JSON", "start your response with a short title". (Encodings, ciphers, languages and
@@ -61,12 +62,13 @@ _ONE_CLAUSE = r"(?:\"[^\"\n]{0,100}\"|(?!\b(?:and|then)\b)[^.!?\n,\"]|[.!?](?=\S
 # A negated order ("never mention ticket numbers in your output", "do not translate code
 # blocks in your reply") restricts an answer the way an operator's prompt does; the orders an
 # injection slips into a document add, change or encode.
-_MANIP_VERB = _VERB.replace("|do not|don't|never|always)", "|always)")
+_MANIP_VERB = rf"(?:{_ACTS}|always)"
 # What a task asks its answer to hold is part of the task: "include examples in your answer",
 # "add a short disclaimer at the end of your response", "list every correction at the end of
 # your response". (A sentence, statement, line, fact, link or promotion added to an answer is
 # what an injected order asks for, and stays.)
-_NOT_TASK_CONTENT = (r"(?!\s+(?:(?:cite|add|include|list|give|provide|mention|show|use|put)\s+)?(?:(?:the|a|an|any|all|every|some|two|three|relevant|short|brief|clear|concrete|real-world"
+_NOT_TASK_CONTENT = (r"(?!\s+(?:(?:cite|add|include|list|give|provide|mention|show|use|put)\s+)?"
+                     r"(?:(?:the|a|an|any|all|every|some|two|three|relevant|short|brief|clear|concrete|real-world"
                      r"|practical|worked|code|numbered|inline|proper|full|your|its|their|units?\s+and)\s+)*(?:examples?"
                      r"|prices?|costs?|action\s+items|dates?|deadlines|sources?|citations?|references?|disclaimer"
                      r"|units|code|steps|explanations?|corrections?|alternatives?|alternative\s+(?:times|dates|options)"

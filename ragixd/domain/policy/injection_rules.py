@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 
 from .injection_jailbreaks import jailbreak_rules
-from .injection_tactics import tactic_rules
 from .injection_phrases import phrase_rules
 from .injection_requests import request_rules
+from .injection_tactics import tactic_rules
 from .literals import LiteralScanner
 from .normalize import squeeze, squeezed_shape
 from .rules import INJECTION, Rule

@@ -175,12 +175,8 @@ _SET = r"\s*['\"]?\s*(?:=|:=|:)\s*['\"]?\s*"
 _SAFETY_OFF = (rf"\b{_SAFETY_KEY}{_SET}{_OFF}|\b{_ALLOW_KEY}{_SET}{_ON}"
                rf"|\b(?:mode|persona|profile){_SET}(?:unrestricted|uncensored|jailbroken|unfiltered|evil|dan|god)\b")
 
-_LIMIT_WORDS = ("rule", "guideline", "restriction", "polic", "filter", "safeguard", "guardrail", "principle",
-                "constraint", "limitation")
-
 _UNBOUND_WORDS = ("uncensored", "unfiltered", "unrestricted", "unaligned", "misaligned", "unchained", "jailbroken",
-                  "rogue", "rebel", "unsafe", "evil", "with no ", "with zero ", "without", "ignores", "ignoring",
-                  "had no ", "have no ")
+                  "rogue", "rebel", "unsafe", "evil")
 
 # Rows whose looser forms the native prefilter would compile slowly: their anchors and gates
 # decide alone.
@@ -192,7 +188,7 @@ _MAKER_ANCHORS = ("openai", "anthropic", "deepmind", "meta ai", "mistral ai",
                   "made you", "programmed you", "designed you", "developed you", "wrote you")
 # Literals every unbound self holds (the bare "without" or "with no" would unlock the row, and
 # the native pattern scan with it, on most prose).
-_UNBOUND_GATES = (*_UNBOUND_WORDS[:11], "as if you had no", "as if you have no",
+_UNBOUND_GATES = (*_UNBOUND_WORDS, "as if you had no", "as if you have no",
                   *(f"{lead} {what}" for lead in ("no", "zero", "any", "without")
                     for what in ("rules", "limit", "filter", "restriction", "guideline", "ethic", "moral",
                                  "censorship", "content guideline")),
