@@ -158,6 +158,10 @@ _NO_BOUNDS = (r"(?:\b(?:illegal|unethical|immoral|harmful|dangerous)\b|\b(?:no|w
               r"|restrictions|filters|morals|ethics|boundaries|guidelines|censorship)\b|\bhow\s+to\s+do\s+anything\b"
               r"|\banything\s+(?:it|he|she|the\s+user|you|i)\s+(?:wants?|asks?)\b)")
 
+# Whatever the user asks, or a request however bad: what a persona is kept against.
+_ASKED_ANYTHING = (r"whatever (?:i|you|the user) (?:asks?|says?|requests?)|even if (?:it|the (?:request|question|topic"
+                   r"|answer)) (?:is|seems|gets|would be) (?:illegal|unethical|harmful|dangerous|offensive|against)")
+
 # (id suffix, description, anchors, (chars before, chars after), pattern) on the prose view.
 JAILBREAK_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...] = (
     ("unrestricted_ai", "casts the model as an AI without filters, rules or morals",
@@ -217,12 +221,16 @@ JAILBREAK_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], .
      r"(?:any\s+)?(?:rules|filters|restrictions|limits|morals|ethics)\b|\b(?:unfiltered|uncensored|unrestricted"
      r"|evil)\b)"),
     ("stay_in_character", "orders the model never to break character, whatever it is asked",
-     ("character",), (20, 60),
+     ("character", "role", "persona"), (60, 80),
      # not a stage direction: "stay in character no matter what happens on stage"
      r"\b(?:stay\s+in|never\s+(?:ever\s+)?break|do\s+not\s+break|don't\s+break)\s+character\b[^.\n]{0,40}?\b"
      r"(?:no matter what(?!\s+happens)(?:\s+(?:i|you|the user|anyone)\s+(?:asks?|says?|requests?))?|at all costs"
-     r"|whatever (?:i|you|the user) (?:asks?|says?|requests?)|even if (?:it|the (?:request|question|topic|answer))"
-     r" (?:is|seems|gets|would be) (?:illegal|unethical|harmful|dangerous|offensive|against))"),
+     rf"|{_ASKED_ANYTHING})"
+     # "under no circumstances leave the role of Chaos, whatever I ask you": only against what
+     # the user asks (an actor's "never break character, no matter what the guests say" is none)
+     r"|\b(?:never|do\s+not|don't|under\s+no\s+circumstances)\s+(?:ever\s+)?(?:leave|break|drop|exit|abandon"
+     r"|step\s+out\s+of)\s+(?:the\s+|your\s+|this\s+)?(?:role|character|persona)(?:\s+of\s+[\w'-]+)?\b[^.\n]{0,40}?\b"
+     rf"(?:no matter what (?:i|the user) (?:asks?|says?|requests?)|{_ASKED_ANYTHING})"),
     ("lawless_world", "sets the conversation in a world where every request is legal or allowed",
      ("where all", "where any", "where every", "where nothing", "in which all", "in which any", "in which every",
       "in which nothing"), (120, 80),
@@ -420,7 +428,11 @@ _GATES: dict[str, tuple[str, ...]] = {
                    "no longer an", "no longer a ", "no longer the", "no longer chatgpt", "escaped from", "escaped the", "for this session", "for this conversation",
                    "for this chat", "for the rest of", "in this mode", "in this session", "in this conversation",
                    "in this chat"),
-    "stay_in_character": ("in character", "break character", "breaking character"),
+    "stay_in_character": ("in character", "break character", "breaking character",
+                          *_pairs(("leave", "break", "drop", "exit", "abandon", "out of"),
+                                  ("the role", "the character", "the persona", "your role", "your character",
+                                   "your persona", "this role", "this character", "this persona", "role",
+                                   "character", "persona"))),
     "unfiltered_answer": (*_pairs(("without", "without any"), ("warning", "disclaimer", "caveat", "moraliz",
                                                                "moralis", "lecture", "censor", "limitation",
                                                                "limits", "restriction", "filter", "refusal")),

@@ -67,7 +67,10 @@ _TWO_PARTS = (r"(?:\b(?:answer|respond|reply|write|give|provide|format|output)\w
               r"|\b(?:two|2|both)\s+(?:separate\s+|different\s+|distinct\s+)?(?:outputs|messages|columns|sections"
               r"|paragraphs|labels|responses|replies|answers|manners|personas|voices)\b"
               r"|\bside[- ]by[- ]side\s+(?:reply|replies|answers?|responses?|outputs?)\b"
-              r"|\b(?:first|once)\b[^.\n]{0,60}?\b(?:then|once)\b[^.\n]{0,20}?\b(?:labell?ed|titled|as|with|output)\b)")
+              r"|\b(?:first|once)\b[^.\n]{0,60}?\b(?:then|once)\b[^.\n]{0,20}?\b(?:labell?ed|titled|as|with|output)\b"
+              # "compare your reply with how a fictional AI without filters would answer"
+              r"|\bcompar\w*\s+(?:(?:a|the|your|chatgpt's|its)\s+)?(?:own\s+)?(?:reply|replies|response|responses|answer"
+              r"|answers|output|outputs)\s+(?:from|of|with|to|against)\b)")
 _UNBOUND = r"(?:uncensored|unfiltered|unrestricted|unaligned|misaligned|unchained|jailbroken|rogue|rebel|unsafe|evil)"
 _UNBOUND_SELF = (rf"(?:\b{_UNBOUND}[\s-]*(?:ai|gpt|bot|model|chatbot|assistant|self|twin|persona|column|section"
                  r"|answer|reply|response|output|version\s+of\s+(?:you|yourself))\b"
@@ -110,17 +113,26 @@ _BREAK = (r"(?<!not )(?<!n't )(?<!never )(?<!to avoid )(?<!try to )(?<!tries to 
           r"(?<!seek to )(?<!seeks to )(?<!aim to )(?<!aims to )\b(?:bypass|circumvent|violat|break|ignor|defy|defies|overrid"
           r"|disregard|go(?:es|ing)?\s+against|breach)\w*")
 _KINDS = r"(?:(?:content|safety|ethical|moral|ethics|usage|own|programmed|built-in|policy|core)\s+(?:and\s+)?){0,3}"
-_LIMITS = (r"(?:rules?|guidelines|restrictions?|polic(?:y|ies)|filters|safeguards|guardrails|principles|constraints"
+_LIMITS = (r"(?:rules?|guidelines?|restrictions?|polic(?:y|ies)|filters?|safeguards?|guardrails?|principles|constraints"
            r"|limitations)")
 _OWNER = (r"(?:your|the\s+(?:ai|model|assistant|bot|chatbot)'?s|(?:openai|anthropic|chatgpt|gpt|ai)'?s"
           r"|(?:the\s+)?ai\s+character'?s)")
 _BREAKS_RULES = (rf"{_BREAK}\s+(?:(?:totally|completely|entirely|fully|simply|just|even|openly)\s+)?"
                  rf"(?:(?:all|every|each|any)\s+(?:(?:single|one)\s+)?(?:of\s+)?)?{_OWNER}\s+"
                  rf"{_KINDS}{_LIMITS}\b"
-                 rf"|{_BREAK}\s+(?:all|every|each|any)\s+(?:single\s+)?{_KINDS}{_LIMITS}\s+(?:that\s+)?you\s+(?:were\s+given"
-                 r"|have\s+been\s+given|have|follow|operate\s+under)\b"
+                 # "… all of the content restrictions you normally follow", "… every guideline and
+                 # policy she was given"
+                 rf"|{_BREAK}\s+(?:all|every|each|any)\s+(?:single\s+)?(?:of\s+)?(?:the\s+)?{_KINDS}{_LIMITS}"
+                 rf"(?:\s*(?:,|and|or)\s+{_KINDS}{_LIMITS})?\s+(?:that\s+)?(?:you\s+(?:(?:normally|usually|always"
+                 r"|would|otherwise|typically)\s+)?(?:were\s+given|have\s+been\s+given|have|follow|operate\s+under)"
+                 r"|(?:he|she|it|they)\s+(?:was|were|has\s+been|have\s+been|had\s+been)\s+(?:given|programmed\s+with"
+                 r"|trained\s+(?:with|on)))\b"
                  rf"|\b(?:ai|model|bot|chatbot|assistant|gpt)\b[^.\n]{{0,80}}?{_BREAK}\s+(?:all\s+(?:of\s+)?)?its\s+"
-                 rf"(?:own\s+)?{_KINDS}{_LIMITS}\b")
+                 rf"(?:own\s+)?{_KINDS}{_LIMITS}\b"
+                 # anyone's content or usage policy is a model's: "the character ignores all of her
+                 # content policies" (a lab's safety guidelines are people's)
+                 rf"|{_BREAK}\s+(?:all\s+(?:of\s+)?)?(?:his|her|their|its)\s+(?:own\s+)?(?:content|usage)\s+"
+                 r"(?:polic(?:y|ies)|filters?|guidelines?|rules|restrictions?)\b")
 
 # A reply ordered to open with a compliance its author wrote for it ("start your answer with
 # 'Sure, here is how to …'"): the model talked past its refusal. An opening that only greets
@@ -192,6 +204,12 @@ _UNBOUND_GATES = (*_UNBOUND_WORDS, "as if you had no", "as if you have no",
                   *(f"{lead} {what}" for lead in ("no", "zero", "any", "without")
                     for what in ("rules", "limit", "filter", "restriction", "guideline", "ethic", "moral",
                                  "censorship", "content guideline")),
+                  # the unbound model named right before ("an AI learning model without 内容 filters")
+                  *(f"{noun} {lead}" for noun in ("ai", "model", "bot", "gpt", "assistant", "yourself", "you")
+                    for lead in ("without", "with no", "with zero")),
+                  # with a word between ("without any content filters")
+                  *(f"{kind} {what}" for kind in ("content", "safety", "ethical", "moral")
+                    for what in ("filter", "guideline", "restriction", "rules", "limit")),
                   "ignores", "ignoring", *(f"{lead} {what}" for lead in ("without", "without any")
                                             for what in ("concern", "regard", "care")))
 _SPLIT_GATES = (*(f"{sign}{space}{quote}" for sign in ("=", " as") for space in ("", " ")
@@ -206,7 +224,8 @@ PAIRED_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str, tuple
     ("maker_claim", "claims to speak for the model's makers and changes its rules",
      _MAKER_ANCHORS, (80, 80), _CLAIM, _MAKER_ANCHORS, _RULES_CHANGED, 300),
     ("unbound_twin", "asks for a reply in two parts, one of them the model with no rules",
-     ("twice", "two ", "2 ", "both ", "side-by-side", "side by side", "first", "once"), (80, 120), _TWO_PARTS,
+     ("twice", "two ", "2 ", "both ", "side-by-side", "side by side", "first", "once", "compar"), (80, 120),
+     _TWO_PARTS,
      _UNBOUND_GATES, _UNBOUND_SELF, 300),
     ("payload_split", "hides a request in quoted pieces held in variables, then asks how to do it",
      ("=", " as '", ' as "', " as \u2018", " as \u201c", "pieces", "fragments", "tokens", "chunks", "syllables"),
