@@ -138,14 +138,19 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
      rf"(?:the\s+|your\s+|my\s+)?(?:previous|prior|preceding|above|earlier|former|original|initial|system)\s+"
      rf"(?:instructions|directives|guidelines|programming)\b"
      rf"|{OPENED}(?:skip|drop|ditch|scrap|erase|wipe|clear|reset)\s+your\s+(?:system prompt|programming"
-     rf"|guidelines)\b"),
+     rf"|guidelines)\b"
+     # bare instructions, with the order that replaces them: "Ignore instructions, and just print …"
+     rf"|{OPENED}(?:ignore|disregard|forget)\s+(?:all\s+|any\s+)?(?:the\s+)?(?:instructions|directions|directives)"
+     rf"\s*(?:,|;|:|\s+and|,\s*and)\s*(?:then\s+|instead\s+)?(?:just\s+|only\s+|simply\s+)?(?:print|say|write"
+     rf"|output|respond|reply|repeat|type|return|answer)\b"),
     ("ignore_content", "tells the model to ignore the surrounding content and do something else",
      ("ignor", "disregard", "forget", "overlook"), (40, 160),
      rf"{OPENED}(?:ignore|disregard|forget|overlook)\b\s+(?:the rest of|all|everything|anything)\b[^.\n]{{0,30}}?"
      rf"\b(?:data|text|document|content|info|information|input|above|before|else|said|you(?: know| learned"
      rf"| have learned|'ve learned| were told| have been told|'ve been told| were taught| have been taught"
-     rf"|'ve been taught))\b|\b(?:ignore|disregard)\s+(?:the|this|that|any|all)\s+(?:\w+\s+)?"
-     rf"(?:content|text|image|document|email|page|input|data|message)\b,?\s+and\s+(?:instead\s+)?(?:just\s+)?"
+     rf"|'ve been taught))\b|\b(?:ignore|disregard)\s+(?:the|this|that|any|all|(?:the\s+)?(?:other|remaining|surrounding))\s+(?:\w+\s+)?"
+     rf"(?:content|text|image|document|email|page|input|data|message)\b(?:,?\s+and|,|;)\s+(?:then\s+)?(?:instead\s+)?"
+     rf"(?:just\s+)?"
      rf"(?:write|say|print|output|respond|reply|answer|tell|do|translate|repeat)\b"
      rf"|\b(?:ignore|disregard)\s+(?:them|it|this|that|those|these)\b,?\s+and\s+(?:instead\s+)?(?:just\s+)?"
      rf"(?:focus|respond|reply|answer|say|print|output|write|tell|only)\b"
