@@ -43,7 +43,9 @@ _PUTTY = re.compile(r"PuTTY-User-Key-File-\d:.{0,400}?Private-Lines:\s*\d+\s+(?P
 # DER-encoded private keys in base64 without PEM armour (PKCS#1 RSA, PKCS#8, SEC1 EC).
 _DER_PRIVATE = re.compile(r"MII[A-Za-z0-9+/]{1,3}(?:IBAAK|IBAAJ|IBADANBgkqhkiG9w0BAQEFAAS)(?P<body>[A-Za-z0-9+/]{40,})"
                           r"|MHcCAQEE(?P<ec>[A-Za-z0-9+/]{40,})")
-_JWT = re.compile(r"(?<![A-Za-z0-9_\-])(eyJ[A-Za-z0-9_\-]{8,})\.(eyJ[A-Za-z0-9_\-]{8,})(?:\.[A-Za-z0-9_\-]*)?")
+# The payload need not be JSON ("eyJ…"): a signed blob after a JWT header is a token too.
+_JWT = re.compile(r"(?<![A-Za-z0-9_\-])(eyJ[A-Za-z0-9_\-]{8,})\.(eyJ[A-Za-z0-9_\-]{8,}|[A-Za-z0-9_\-]{40,})"
+                  r"(?:\.[A-Za-z0-9_\-]*)?")
 # Schemes of network services whose URLs carry logins (databases, queues, mail, web, VCS).
 _URL_CREDENTIALS = re.compile(
     r"(?i)\b(?:https?|s?ftps?|ssh|sftp|git\+[a-z]+|svn\+ssh|postgres(?:ql)?(?:\+\w+)?|mysql(?:\+\w+)?"

@@ -226,7 +226,16 @@ def is_placeholder(value: str, strict: bool = True) -> bool:
     if (len(low) - len(distinct) + 1 >= dominance * len(low)
             and max(map(low.count, distinct)) >= dominance * len(low)):
         return True
-    return _ascending_run(low) or _repeated_unit(low)
+    return _repeated_unit(low) or _mostly_ascending(low)
+
+
+def _mostly_ascending(low: str) -> bool:
+    """A stand-in typed along the keyboard: a short value with an ascending run (`abcdefgh`,
+    `sk-1234567890`), or a long one that is mostly such runs. A long token with a run inside
+    (`1a2b3c4d5e6f7890abcdef1234567890abcdef`, a test key) keeps its shape."""
+    if not _ascending_run(low):
+        return False
+    return len(low) < 24 or len(without_keyboard_runs(low)) < 0.5 * len(low)
 
 
 def is_code_reference(value: str) -> bool:
