@@ -36,7 +36,8 @@ class RevisionsProjector:
     update does not look it up in the table (a long log's updates are most of its revisions).
     Only a replay may: its tables start empty and only it writes them, whereas a live group's
     isolated command can be rolled back after its revision was numbered. Bounded as the replay's
-    item states are: cleared when full (a forgotten item is looked up again)."""
+    item states are: cleared when full (a forgotten item is looked up again; 200k ids hold some
+    tens of MB)."""
 
     name = "revisions"
     tables = ("memory_revisions",)
