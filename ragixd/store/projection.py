@@ -111,12 +111,18 @@ class Projections:
 
     @contextmanager
     def replaying(self) -> Iterator[None]:
-        """Within: remember the item states folded, for the next events on the same items."""
+        """Within: remember the item states folded, for the next events on the same items, and
+        tell the projectors that have a `replaying` switch (what they may remember then)."""
+        switches = [s for s in (getattr(p, "replaying", None) for p in self.projectors) if s is not None]
         self._folded = _Folded()
+        for switch in switches:
+            switch(True)
         try:
             yield
         finally:
             self._folded = None
+            for switch in switches:
+                switch(False)
 
     def flush(self, conn: apsw.Connection, upto: int, index_text: bool = True) -> None:
         """End of a group whose last committed event is `upto`: projectors that write in bulk

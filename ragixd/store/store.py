@@ -32,6 +32,13 @@ from .projection import ConnectionView, Projections
 from .projectors import fts
 
 REPLAY_BATCH = 20_000
+# Indexes a replay builds after its last event rather than row by row: nothing a replay reads
+# goes through them (it reads items by id, revisions by item, tags by row id, entity links by
+# their key), and an index built from the full table is sorted once, where one kept up to date
+# takes a random b-tree insert per row, and per update of a column it holds (a content update
+# changes the content hash). Session 23: ~5 % less CPU for 100k creates, ~11 % for 1M events.
+DEFERRED_INDEXES = ("idx_items_created", "idx_items_hash", "idx_items_counts", "idx_items_source_key",
+                    "idx_entity_items_item", "idx_links_dst", "idx_palace_path")
 SYNC_NORMAL = 1  # PRAGMA synchronous: 0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA
 # Tables that are not projections of the log and are left out of dumps and rebuilds.
 NOT_PROJECTED = ("memory_events", "schema_migrations", keys.KEYS_TABLE)
@@ -289,7 +296,8 @@ def replay(source: apsw.Connection, target: apsw.Connection, projections: Projec
     is indexed once instead of being taken out and indexed again each time. Its position is
     recorded only with the last commit, so a replay stopped before then leaves it behind the
     log and the next start rebuilds; nothing reads the projections meanwhile, so a partly
-    built index is never seen.
+    built index is never seen. The DEFERRED_INDEXES are missing likewise: dropped in the first
+    batch, created again from their own definitions after the last event.
     `progress` hears ("replay", events applied, events in the log) after each batch, then
     ("index", items indexed, items) after each piece of the index."""
     batch = batch or REPLAY_BATCH
@@ -299,6 +307,7 @@ def replay(source: apsw.Connection, target: apsw.Connection, projections: Projec
     with projections.replaying(), _batches_unsynced(target) as resync:
         target.execute("BEGIN")
         try:
+            deferred = _drop_indexes(target, DEFERRED_INDEXES)
             for event in log.read(source, 0):
                 projections.apply(target, event)
                 count += 1
@@ -315,6 +324,8 @@ def replay(source: apsw.Connection, target: apsw.Connection, projections: Projec
                         progress("replay", count, total)
             head = log.head(source).seq
             projections.flush(target, head, index_text=False)
+            for sql in deferred:
+                target.execute(sql)
             if progress:
                 progress("replay", count, total)
             if index_text:
@@ -333,6 +344,16 @@ def replay(source: apsw.Connection, target: apsw.Connection, projections: Projec
                 target.execute("ROLLBACK")
             raise
     return count
+
+
+def _drop_indexes(conn: apsw.Connection, names: Sequence[str]) -> list[str]:
+    """Drop those of the named indexes that exist; return the statements that create them."""
+    marks = ", ".join("?" * len(names))
+    found = conn.execute(f"SELECT name, sql FROM sqlite_master WHERE type = 'index' AND name IN ({marks}) "
+                         "ORDER BY name", tuple(names)).fetchall()
+    for name, _ in found:
+        conn.execute(f'DROP INDEX "{name}"')
+    return [sql for _, sql in found]
 
 
 @contextmanager

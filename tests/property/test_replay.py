@@ -16,6 +16,7 @@ from ragixd.domain import encoding
 from ragixd.domain.item import source_key
 from ragixd.errors import RagixError
 from ragixd.store.projection import _Folded
+from ragixd.store.projectors.revisions import RevisionsProjector
 from ragixd.store.store import Store
 
 WORDS = ["alpha", "beta", "Gamma", "délai", "sécurité", "kafka", "postgres", "x"]
@@ -77,9 +78,10 @@ def test_live_state_equals_replay(groups):
 @settings(max_examples=40)
 @given(histories, st.integers(min_value=1, max_value=4))
 def test_replay_holding_few_states_equals_live(groups, held):
-    """A replay that can hold only a few folded states: most reads go back to the rows, and
-    most uses are counted on the rows without a state (the path a long log takes)."""
-    with patch.object(_Folded, "LIMIT", held):
+    """A replay that can hold only a few folded states and revision numbers: most reads go
+    back to the rows, and most uses are counted on the rows without a state (the path a long
+    log takes)."""
+    with patch.object(_Folded, "LIMIT", held), patch.object(RevisionsProjector, "LIMIT", held):
         check_replay(groups)
 
 

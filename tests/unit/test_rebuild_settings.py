@@ -45,3 +45,19 @@ def test_failed_rebuild_gives_back_its_settings(filled, monkeypatch):
         filled.rebuild()
     assert synchronous(filled) == FULL
     assert filled._writer.getautocommit()  # nothing left open
+
+
+def indexes(s: Store) -> list[tuple]:
+    return s.reader().execute(
+        "SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'index' ORDER BY name").fetchall()
+
+
+def test_rebuild_creates_again_the_indexes_it_builds_at_the_end(filled, monkeypatch):
+    """The deferred indexes are dropped in the first batch's commit and created after the
+    last event, as they were defined."""
+    before = indexes(filled)
+    assert set(store_module.DEFERRED_INDEXES) <= {name for name, _, _ in before}
+    monkeypatch.setattr(store_module, "REPLAY_BATCH", 7)
+    filled.rebuild()
+    assert indexes(filled) == before
+    assert filled.verify()["ok"]

@@ -59,10 +59,13 @@ class EntitiesProjector:
 
     def apply(self, conn: apsw.Connection, event: Event, changes: list[ItemChange]) -> None:
         bumps = []
+        mentioned = event.type == ev.ITEM_MENTIONED
         for change in changes:
             after = change.after
+            if not mentioned and change.before is not None and change.before.entities == after.entities:
+                continue  # nothing to bump or unlink (a use, most updates): no sets built
             before_names = set(change.before.entities) if change.before else set()
-            if event.type == ev.ITEM_MENTIONED:
+            if mentioned:
                 bumped = list(after.entities)
             else:
                 bumped = [n for n in after.entities if n not in before_names]

@@ -32,15 +32,48 @@ INSERT_SQL = (
 
 
 class RevisionsProjector:
+    """While replaying, it remembers the last revision number it gave each item, so that an
+    update does not look it up in the table (a long log's updates are most of its revisions).
+    Only a replay may: its tables start empty and only it writes them, whereas a live group's
+    isolated command can be rolled back after its revision was numbered. Bounded as the replay's
+    item states are: cleared when full (a forgotten item is looked up again; 200k ids hold some
+    tens of MB)."""
+
     name = "revisions"
     tables = ("memory_revisions",)
+    LIMIT = 200_000
+
+    def __init__(self) -> None:
+        self._last: dict[str, int] | None = None  # item id -> last revision number, replaying
+
+    def replaying(self, on: bool) -> None:
+        self._last = {} if on else None
+
+    def discard(self) -> None:
+        if self._last is not None:
+            self._last.clear()
 
     def apply(self, conn: apsw.Connection, event: Event, changes: list[ItemChange]) -> None:
         reason = revision_reason(event)
         if reason is None:
             return
         for change in changes:
-            num = 1 if change.before is None else conn.execute(NEXT_NUM_SQL, (change.after.id,)).fetchone()[0]
+            num = 1 if change.before is None else self._next_num(conn, change.after.id)
             snapshot = msgpack.packb(change.after.to_dict(), use_bin_type=True)
             conn.execute(INSERT_SQL, (change.after.id, num, event.seq, event.id, event.ts, reason,
                                       event.actor, snapshot))
+            self._remember(change.after.id, num)
+
+    def _next_num(self, conn: apsw.Connection, item_id: str) -> int:
+        last = self._last.get(item_id) if self._last is not None else None
+        if last is not None:
+            return last + 1
+        return conn.execute(NEXT_NUM_SQL, (item_id,)).fetchone()[0]
+
+    def _remember(self, item_id: str, num: int) -> None:
+        last = self._last
+        if last is None:
+            return
+        if len(last) >= self.LIMIT:
+            last.clear()
+        last[item_id] = num
