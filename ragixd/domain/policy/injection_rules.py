@@ -256,6 +256,11 @@ _PLACEHOLDER_FILLED = re.compile(
     r"|being|=|as)\s+[\s\S]{0,80}?\b(?:conversation|chat|(?:previous|prior|last|earlier)\s+messages?|message\s+history"
     r"|chat\s+history|e-?mails?|passwords?|secrets?|api\s+keys?|tokens?|phone\s+numbers?|numbers|summary|credentials?"
     r"|code)\b")
+# Every placeholder to fill follows one of these words and a space (the bare brackets would run
+# the check on most code).
+_PLACEHOLDER_GATES = tuple(f"{word} {bracket}" for word in (
+    "replace", "replaces", "replacing", "replaced", "substitute", "substitutes", "substituting", "substituted",
+    "fill in", "fills in", "filling in", "where", "whereas", "with") for bracket in "[{<")
 _LINK_BUILT = re.compile(r"url[- ]?encod|escape\s+(?:all\s+)?(?:the\s+)?spaces|https?://|\]\(|\.png\b|\bconcatenate\b")
 
 
@@ -384,10 +389,10 @@ def injection_rules() -> list[Rule]:
              needles=("image", "markdown", "![")),
         Rule(id="injection.placeholder_exfiltration", kind=INJECTION, family="exfiltration",
              description="asks for a link whose placeholder is filled with the conversation's data",
-             check=_placeholder_exfil, view="lower", needles=("[", "{", "<")),
+             check=_placeholder_exfil, view="lower", needles=_PLACEHOLDER_GATES),
         Rule(id="injection.script_in_reply", kind=INJECTION, family="exfiltration",
              description="orders a script into the model's reply (cross-site scripting)",
-             check=_script_in_reply, view="lower", needles=("script",)),
+             check=_script_in_reply, view="lower", needles=("<script", "< script")),
         Rule(id="injection.obfuscated_override", kind=INJECTION, family="obfuscation",
              description="hides an instruction override behind leetspeak or split letters",
              check=_obfuscated, prefilter=_may_be_obfuscated, shape=_OBFUSCATION_SHAPE),
