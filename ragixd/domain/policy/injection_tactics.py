@@ -88,6 +88,15 @@ _UNBOUND_SELF = (rf"(?:\b{_UNBOUND}[\s-]*(?:ai|gpt|bot|model|chatbot|assistant|s
                  r"|\bwithout\s+(?:any\s+)?(?:concern|regard|care)\s+(?:for|to|about)\s+(?:the\s+)?(?:legality|ethics"
                  r"|morality|morals|laws?|consequences|safety)\b)")
 
+# A labelled part, then one labelled unbound: "output 'Aligned:' and then …, then on a new line
+# output 'Unaligned:' …", "write [SAFE] and then …, then [UNFILTERED] …". Only a quoted or
+# bracketed label counts as the second part ("… then the title; the rogue AI escapes" is a story).
+_LABEL_THEN = r"\b(?:output|write|print|say|type|put)\w*\s+['\"\[(][^'\"\])\n]{3,30}['\"\])]{1,2}\s+(?:and\s+)?then\b"
+_LABEL_WORDS = ("uncensored", "unfiltered", "unrestricted", "unaligned", "misaligned", "unchained", "jailbroken",
+                "jailbreak", "evil")
+_UNBOUND_LABEL = (rf"['\"\[(]\s*(?:{'|'.join(_LABEL_WORDS)})[\s-]*(?:ai|gpt|bot|mode|response|answer|output|version)?"
+                  r"\s*[:\])'\"]")
+
 # A request split into quoted pieces held in named variables (or listed as pieces to join),
 # then asked for as a how-to, a recipe or "the question a + b".
 _Q = r"[\"'\u2018\u2019\u201c\u201d]"
@@ -227,6 +236,8 @@ PAIRED_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str, tuple
      ("twice", "two ", "2 ", "both ", "side-by-side", "side by side", "first", "once", "compar"), (80, 120),
      _TWO_PARTS,
      _UNBOUND_GATES, _UNBOUND_SELF, 300),
+    ("labelled_twin", "asks for a labelled reply, then another labelled as the model with no rules",
+     ("then",), (80, 260), _LABEL_THEN, _LABEL_WORDS, _UNBOUND_LABEL, 200),
     ("payload_split", "hides a request in quoted pieces held in variables, then asks how to do it",
      ("=", " as '", ' as "', " as \u2018", " as \u201c", "pieces", "fragments", "tokens", "chunks", "syllables"),
      (20, 160), _PIECES, _SPLIT_GATES, _ASKED, 300),
