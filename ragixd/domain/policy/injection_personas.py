@@ -48,8 +48,8 @@ _OUTSIDE_GATES = (*(f"{be} {where}" for be in ("is", "are", "'s", "was", "were",
                                                "stands", "far", "totally", "completely", "entirely", "truly",
                                                "now", "utterly", "fully")
                     for where in ("above", "beyond", "outside", "not bound", "not restricted", "not limited",
-                                  "not constrained", "not governed", "unbound", "unconstrained", "unrestrained",
-                                  "unburdened", "free of", "free from", "freed from")),
+                                  "not constrained", "not governed", "unburdened")),
+                  # every match of the other forms holds one of these, whatever word comes first
                   "free of", "free from", "freed from", "released from", "released of", "liberated from",
                   "unshackled from", "unchained from", "unbound by", "unconstrained by", "unrestrained by",
                   "know no", "knows no", "disregards", "defies", "flouts", "scorns", "rejects",
