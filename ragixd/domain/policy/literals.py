@@ -76,11 +76,53 @@ def _anchor(literal: str, anchors: set[str]) -> int:
 def _same_spot(a: str, ka: int, b: str, kb: int) -> bool:
     """Can `a` and `b` both occur with their anchors on the same text position?"""
     shift = ka - kb  # where b starts, relative to the start of a
-    for i, char in enumerate(b):
-        j = i + shift
-        if 0 <= j < len(a) and a[j] != char:
-            return False
-    return True
+    lo, hi = max(0, shift), min(len(a), shift + len(b))  # the span of `a` that `b` overlaps
+    return a[lo:hi] == b[lo - shift:hi - shift]
+
+
+_WINDOW = 3  # characters either side of the anchor that bucket a group's members
+
+
+def _sharing(members: list[tuple[str, int]]) -> dict[str, tuple[str, ...]]:
+    """For each (literal, anchor index) of one anchor character's group, the other members
+    that may sit on the same anchor position without being inside it. Two can only if the few
+    characters either side of their anchors agree where both have them (one side's is then a
+    prefix of the other's), so members are bucketed by those and only compatible buckets are
+    compared in full."""
+    def around(lit: str, k: int) -> tuple[str, str]:
+        return lit[max(0, k - _WINDOW):k][::-1], lit[k + 1:k + 1 + _WINDOW]
+
+    def agree(x: str, y: str) -> bool:
+        return x.startswith(y) or y.startswith(x)
+
+    order = {lit: n for n, (lit, _) in enumerate(members)}
+    buckets: dict[tuple[str, str], list[tuple[str, int]]] = {}
+    for lit, k in members:
+        buckets.setdefault(around(lit, k), []).append((lit, k))
+    shared = {}
+    for a, ka in members:
+        before, after = around(a, ka)
+        if len(before) == len(after) == _WINDOW:  # every compatible key is a pair of prefixes
+            keys = [(before[:i], after[:j]) for i in range(_WINDOW + 1) for j in range(_WINDOW + 1)]
+            keys = [key for key in keys if key in buckets]
+        else:
+            keys = [(b, n) for b, n in buckets if agree(b, before) and agree(n, after)]
+        near = sorted((item for key in keys for item in buckets[key]), key=lambda item: order[item[0]])
+        shared[a] = tuple(b for b, kb in near if b != a and b not in a and _same_spot(a, ka, b, kb))
+    return shared
+
+
+def _contained(lits: list[str]) -> dict[str, tuple[str, ...]]:
+    """For each literal, the other literals it contains (each literal's substrings of the
+    lengths present, looked up in a set: far fewer steps than testing every pair)."""
+    known = set(lits)
+    lengths = sorted({len(lit) for lit in lits})
+    contained = {}
+    for lit in lits:
+        size = len(lit)
+        inside = {lit[i:i + n] for n in lengths if n < size for i in range(size - n + 1)}
+        contained[lit] = tuple(sorted(inside & known))
+    return contained
 
 
 class LiteralScanner:
@@ -91,18 +133,17 @@ class LiteralScanner:
         self.literals = tuple(lits)
         anchors = _anchor_chars(lits)
         self.plain = tuple(lit for lit in lits if len(lit) == 1 or not anchors.intersection(lit))
-        anchored = [lit for lit in lits if lit not in set(self.plain)]
+        plain = set(self.plain)
+        anchored = [lit for lit in lits if lit not in plain]
         groups: dict[str, list[tuple[str, int]]] = {}
         for lit in anchored:
             k = _anchor(lit, anchors)
             groups.setdefault(lit[k], []).append((lit, k))
         # Literals found when `lit` is found, and literals that may hide on its anchor position.
-        self.implied = {lit: tuple(o for o in lits if o != lit and o in lit) for lit in lits}
+        self.implied = _contained(lits)
         self.shared: dict[str, tuple[str, ...]] = {}
         for members in groups.values():
-            for a, ka in members:
-                self.shared[a] = tuple(b for b, kb in members
-                                       if b != a and b not in a and _same_spot(a, ka, b, kb))
+            self.shared.update(_sharing(members))
         self.leaves: list[str] = [""]  # group number -> literal (groups count from 1)
         branches = [re.escape(char) + "(?=" + self._trie(members) + ")"
                     for char, members in sorted(groups.items(), key=lambda g: -char_frequency(g[0]))]
