@@ -41,6 +41,11 @@ _REPEATS = {_c.MAX_REPEAT, _c.MIN_REPEAT, getattr(_c, "POSSESSIVE_REPEAT", _c.MA
 _DROPPED = {_c.AT, _c.ASSERT, _c.ASSERT_NOT}
 
 
+# Plain ints: `int & re.IGNORECASE` goes through the enum's operators, a hundred thousand
+# times per policy built.
+_IGNORECASE, _DOTALL, _ASCII = int(re.IGNORECASE), int(re.DOTALL), int(re.ASCII)
+
+
 class Unsupported(Exception):
     """The pattern uses a construct with no looser equivalent here."""
 
@@ -61,10 +66,20 @@ def superset_expression(pattern: re.Pattern[str], utf8: bool = True, keep_negate
 
 @lru_cache(maxsize=4096)  # every policy built in a process translates the same rule patterns
 def _expression(source: str, flags: int, utf8: bool, keep_negated: bool = False) -> str | None:
+    tree = _parsed(source, flags)
+    if tree is None:
+        return None
     try:
-        tree = _p.parse(source, flags)
         return _Emitter(_NON_ASCII[utf8], keep_negated).seq(tree, flags)
-    except (Unsupported, re.error, RecursionError):
+    except (Unsupported, RecursionError):
+        return None
+
+
+@lru_cache(maxsize=1024)  # each pattern is translated for a UTF-8 and a byte scan: parsed once
+def _parsed(source: str, flags: int):  # type: ignore[no-untyped-def]
+    try:
+        return _p.parse(source, flags)
+    except (re.error, RecursionError):
         return None
 
 
@@ -77,7 +92,7 @@ class _Emitter:
         return "".join(self.node(op, av, flags) for op, av in items)
 
     def node(self, op, av, flags: int) -> str:  # type: ignore[no-untyped-def]
-        caseless = bool(flags & re.IGNORECASE)
+        caseless = bool(flags & _IGNORECASE)
         if op in _DROPPED:
             return ""
         if op is _c.LITERAL:
@@ -87,7 +102,7 @@ class _Emitter:
                 return self.negated({av})
             return self.klass(_ALL - ({av} if av < 128 else set()), True)
         if op is _c.ANY:
-            return self.klass(_ALL if flags & re.DOTALL else _ALL - {10}, True)
+            return self.klass(_ALL if flags & _DOTALL else _ALL - {10}, True)
         if op is _c.IN:
             if self.keep_negated and av and av[0][0] is _c.NEGATE:
                 return self.negated(_in(av[1:], flags)[0])
@@ -156,8 +171,8 @@ def _fold(chars: set[int], caseless: bool) -> set[int]:
 
 def _in(items, flags: int) -> tuple[set[int] | frozenset[int], bool]:  # type: ignore[no-untyped-def]
     """The ASCII characters a class matches, and whether it may match others."""
-    caseless = bool(flags & re.IGNORECASE)
-    ascii_only = bool(flags & re.ASCII)
+    caseless = bool(flags & _IGNORECASE)
+    ascii_only = bool(flags & _ASCII)
     chars: set[int] = set()
     negate, non_ascii = False, caseless
     for op, av in items:
