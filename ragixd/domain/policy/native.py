@@ -85,7 +85,11 @@ def _from_cache(key: str) -> tuple[Any, list[int]] | None:
             return None
         size = int.from_bytes(blob[:4], "big")
         rules = json.loads(blob[4:4 + size])
-        return hyperscan.loadb(blob[4 + size:], hyperscan.HS_MODE_BLOCK), [int(r) for r in rules]
+        db = hyperscan.loadb(blob[4 + size:], hyperscan.HS_MODE_BLOCK)
+        # A loaded database comes without the scratch space a compile allocates: every scan
+        # of it would fail, and each text would quietly fall back to the pure-Python gates.
+        db.scratch = hyperscan.Scratch(db)
+        return db, [int(r) for r in rules]
     except Exception:  # a damaged or foreign entry: compile instead
         return None
 

@@ -82,10 +82,19 @@ class _Gate:
     of a superset of its literals, it reads through that one and keeps its own literals of
     what it finds (the same answer, and one scanner fewer to build)."""
 
-    def __init__(self, unlocks: dict[str, list[int]], within: LiteralScanner | None = None) -> None:
+    def __init__(self, unlocks: dict[str, list[int]], within: _Gate | None = None) -> None:
         self.unlocks = {lit: tuple(sorted(set(ids))) for lit, ids in unlocks.items()}
-        self.scanner = within if within is not None else LiteralScanner(unlocks)
+        self.within = within
         self.own = None if within is None else frozenset(unlocks)
+        self._scanner: LiteralScanner | None = None
+
+    @property
+    def scanner(self) -> LiteralScanner:
+        """Built on first use: with the native prefilter, most processes never need it (it
+        takes a tenth of a second or more to build)."""
+        if self._scanner is None:
+            self._scanner = self.within.scanner if self.within is not None else LiteralScanner(self.unlocks)
+        return self._scanner
 
     def present(self, text: str) -> set[str]:
         found = self.scanner.present(text)
@@ -126,7 +135,7 @@ class RuleIndex:
         self.both = _Gate(both) if both else None
         # Other text scans its views apart; the prose one, nearly all of the pair's literals,
         # through the pair's scanner (the lower-cased view's few keep a scanner of their own).
-        self.gates = {gate: _Gate(lits, self.both.scanner if self.both and gate == "prose" else None)
+        self.gates = {gate: _Gate(lits, self.both if gate == "prose" else None)
                       for gate, lits in unlocks.items() if lits}
         # Rules outside the long view that no literal gates: with a prefilter each, a text
         # that passes no gate and no prefilter needs no rule run at all (`quiet`).
