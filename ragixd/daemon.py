@@ -96,8 +96,12 @@ def run(settings: config.Settings, notifier: Notifier, flags: dict) -> None:
                         vector_layout=layout_from_mapping(dict(settings.vectors)))
         # Before READY, so the first write does not pay for compiling the policy's native
         # prefilter; compiled databases are kept in the cache directory for the next start.
-        native.use_cache(DirectoryCache(paths.cache_dir() / "policy"))
+        cache = DirectoryCache(paths.cache_dir() / "policy")
+        native.use_cache(cache)
         memory.policy.warm()
+        pruned = cache.prune()  # entries of rule sets no start has used for a month
+        if pruned:
+            log.info("daemon.policy_cache_pruned", files=pruned)
     store = memory.store
     server = Server(settings, memory)
     state = {"reload": False}
