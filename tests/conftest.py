@@ -8,12 +8,19 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
+from ragixd import paths
+from ragixd.domain.policy import native
+from ragixd.native_cache import DirectoryCache
 from ragixd.store.store import Store
 
 settings.register_profile("default", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("ci", deadline=None, max_examples=40,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci" if os.environ.get("CI") else "default")
+
+# The policy's native databases, compiled once per rule set (15-20 s), are shared with the
+# daemons the tests start, through the cache directory they use too (as the daemon does).
+native.use_cache(DirectoryCache(paths.cache_dir() / "policy"))
 
 
 @pytest.fixture
