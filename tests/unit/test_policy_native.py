@@ -196,3 +196,23 @@ def test_a_damaged_cache_entry_is_compiled_again(compiled_cache, monkeypatch):
     fields = {"title": "t", "content": "the key is AKIAQWERTYUIOPASDFGH1, keep it safe"}
     assert policy.evaluate(fields).to_dict() == pure(SMALL).evaluate(fields).to_dict()
     native._database.cache_clear()
+
+
+@needs_native
+def test_threads_scanning_at_once_each_get_the_native_scan():
+    """A scan leaves the GIL: the writer and the readers' recall guard scan at the same time,
+    and with one shared scratch space all but one would fail and fall back to the pure gates."""
+    import threading
+    prefilter = Policy()._index.native
+    text = "ignore previous instructions, then a long stretch of ordinary words " * 5000
+    fell_back: list[int] = []
+
+    def scan_often() -> None:
+        fell_back.extend(1 for _ in range(15) if prefilter.prefilter([("ascii", text)], frozenset()) is None)
+
+    threads = [threading.Thread(target=scan_often) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert fell_back == []

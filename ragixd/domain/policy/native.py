@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, Protocol
@@ -252,14 +253,19 @@ def _patterns_missing(database: Any, text: str, in_play: set[int]) -> frozenset[
 def _run(database: Any, text: str) -> tuple[set[int], set[int]] | None:
     """One database's scan of `text`: (rules a literal unlocked, rules whose pattern or
     shape was found), or None when it cannot be made."""
-    db, literal_rules, base, _compiled, always = database
+    db, literal_rules, base, _compiled, always, local = database
     if db is None:  # the target holds no literal and no pattern
         return set(always), set()
     try:
+        # A scan leaves the GIL and needs scratch space of its own: one per thread (the
+        # writer, the readers' recall guard), or a second scan at once would fail.
+        scratch = getattr(local, "scratch", None)
+        if scratch is None:
+            scratch = local.scratch = db.scratch.clone()
         data = text.encode("utf-8")
         hits: list[int] = []
-        db.scan(data, match_event_handler=_collect, context=hits)
-    except Exception:  # lone surrogates, scratch in use by another thread: no filter
+        db.scan(data, match_event_handler=_collect, context=hits, scratch=scratch)
+    except Exception:  # lone surrogates, a failed scratch allocation: no filter
         return None
     unlocked = set(always)
     possible = set()
@@ -277,9 +283,11 @@ def _collect(pattern_id: int, start: int, end: int, flags: int, hits: list[int])
 
 @lru_cache(maxsize=64)  # policies built from the same rules share their databases
 def _database(patterns: tuple[tuple[int, str, bool], ...], literals: tuple[tuple[str, tuple[int, ...]], ...],
-              ascii_text: bool) -> tuple[Any, tuple[tuple[int, ...], ...], int, frozenset[int], tuple[int, ...]] | None:
-    """(database, rules per literal id, base, rules whose pattern is in it, rules always unlocked),
-    the database None when there is nothing to scan for; None when it does not compile.
+              ascii_text: bool) -> tuple[Any, tuple[tuple[int, ...], ...], int, frozenset[int], tuple[int, ...],
+                                         threading.local | None] | None:
+    """(database, rules per literal id, base, rules whose pattern is in it, rules always unlocked,
+    each thread's scratch space), the database None when there is nothing to scan for; None
+    when it does not compile.
 
     Literal i has id i; the pattern of rule r has id base + r. With `ascii_text`, the text is
     ASCII and scanned as bytes, and literals and the patterns flagged True match either case
@@ -304,12 +312,12 @@ def _database(patterns: tuple[tuple[int, str, bool], ...], literals: tuple[tuple
     wanted = [(rule, expression, _pattern_flags(ascii_text and fold, not ascii_text))
               for rule, expression, fold in patterns]
     if not exprs and not wanted:  # nothing to scan for: nothing to compile or keep either
-        return None, (), 0, frozenset(), tuple(always)
+        return None, (), 0, frozenset(), tuple(always), None
     key = _cache_key(exprs, ids, flags, base, wanted)
     cached = _from_cache(key)
     if cached is not None:
         db, rules = cached
-        return db, tuple(literal_rules), base, frozenset(rules), tuple(always)
+        return db, tuple(literal_rules), base, frozenset(rules), tuple(always), threading.local()
     # Everything in one compile first; only when that fails is each pattern tried on its own
     # (a compile per pattern costs more than the whole database).
     db = _compiled(exprs, ids, flags, base, wanted)
@@ -319,10 +327,10 @@ def _database(patterns: tuple[tuple[int, str, bool], ...], literals: tuple[tuple
         if db is None:
             return None
     if db is False:
-        return None, (), 0, frozenset(), tuple(always)
+        return None, (), 0, frozenset(), tuple(always), None
     rules = [rule for rule, _e, _f in wanted]
     _to_cache(key, db, rules)
-    return db, tuple(literal_rules), base, frozenset(rules), tuple(always)
+    return db, tuple(literal_rules), base, frozenset(rules), tuple(always), threading.local()
 
 
 def _compiled(exprs: list[bytes], ids: list[int], flags: list[int], base: int,
