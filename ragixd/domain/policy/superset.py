@@ -66,20 +66,10 @@ def superset_expression(pattern: re.Pattern[str], utf8: bool = True, keep_negate
 
 @lru_cache(maxsize=4096)  # every policy built in a process translates the same rule patterns
 def _expression(source: str, flags: int, utf8: bool, keep_negated: bool = False) -> str | None:
-    tree = _parsed(source, flags)
-    if tree is None:
-        return None
     try:
+        tree = _p.parse(source, flags)
         return _Emitter(_NON_ASCII[utf8], keep_negated).seq(tree, flags)
-    except (Unsupported, RecursionError):
-        return None
-
-
-@lru_cache(maxsize=1024)  # each pattern is translated for a UTF-8 and a byte scan: parsed once
-def _parsed(source: str, flags: int):  # type: ignore[no-untyped-def]
-    try:
-        return _p.parse(source, flags)
-    except (re.error, RecursionError):
+    except (Unsupported, re.error, RecursionError):
         return None
 
 
