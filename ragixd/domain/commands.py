@@ -35,8 +35,8 @@ class StateView(Protocol):
 
 @lru_cache(maxsize=1)
 def default_policy() -> Policy:
-    """The policy of the embedded defaults, built on first use (building its tables takes
-    most of a second; a daemon with its own configured policy never needs this one)."""
+    """The policy of the embedded defaults, built on first use (building it takes about
+    a third of a second; a daemon with its own configured policy never needs this one)."""
     return Policy(PolicyConfig())
 
 
