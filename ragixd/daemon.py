@@ -11,6 +11,7 @@ import dataclasses
 import os
 import signal
 import sys
+import time
 from pathlib import Path
 
 from . import __version__, config, logs, paths
@@ -98,7 +99,12 @@ def run(settings: config.Settings, notifier: Notifier, flags: dict) -> None:
         # prefilter; compiled databases are kept in the cache directory for the next start.
         cache = DirectoryCache(paths.cache_dir() / "policy")
         native.use_cache(cache)
+        warm_start = time.monotonic()
         memory.policy.warm()
+        prefilter = memory.policy.native_prefilter()
+        (log.warning if prefilter == "failing" else log.info)(
+            "daemon.policy_ready", rules=len(memory.policy.rules), prefilter=prefilter,
+            seconds=round(time.monotonic() - warm_start, 3))
         pruned = cache.prune()  # entries of rule sets no start has used for a month
         if pruned:
             log.info("daemon.policy_cache_pruned", files=pruned)

@@ -265,6 +265,15 @@ class Policy:
             self.evaluate({"title": "warm-up", "content": text})
         self.clear_memo()
 
+    def native_prefilter(self) -> str:
+        """"native" when the native prefilter scans, "pure" when it is not installed (the
+        pure-Python gates run alone), "failing" when it is built but its scans fail (each text
+        then falls back to the pure gates: same verdicts, slower). The daemon logs it at start."""
+        prefilter = self._index.native
+        if prefilter is None:
+            return "pure"
+        return "native" if prefilter.prefilter([("ascii", "warm-up")], frozenset()) is not None else "failing"
+
     def evaluate(self, fields: Mapping[str, Any], trusted: bool = False) -> Verdict:
         """Every rule on a proposal or item dict; `trusted` skips the soft blocks only."""
         content_hits: dict[str, RuleHit] = {}
