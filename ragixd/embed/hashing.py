@@ -35,10 +35,13 @@ _CACHE_LIMIT = 50_000  # entries per cache; bounds memory to tens of MB
 _EMPTY_FEATURE = "\x00empty"
 
 
-@lru_cache(maxsize=1 << 17)  # n-grams recur across words far more than words recur
-def feature_hash(feature: str) -> int:
+def stable_hash(feature: str) -> int:
     """A stable 64-bit hash of one feature string."""
     return int.from_bytes(blake2b(feature.encode("utf-8"), digest_size=8).digest(), "little")
+
+
+# n-grams recur across words far more than words recur
+feature_hash = lru_cache(maxsize=1 << 17)(stable_hash)
 
 
 MAX_DIMENSION = 4096  # as wide as the largest learned models'
@@ -162,7 +165,7 @@ class HashEmbedder:
         if hit is None:
             # Not through feature_hash's LRU: pairs rarely repeat across texts, and this cache
             # already holds those that do.
-            h = int.from_bytes(blake2b(("p:" + pair).encode("utf-8"), digest_size=8).digest(), "little")
+            h = stable_hash("p:" + pair)
             hit = (h % self.dimension, 1.0 if h >> 63 else -1.0)
             if len(self._pair_cache) >= _CACHE_LIMIT:
                 self._pair_cache.clear()

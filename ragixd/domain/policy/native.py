@@ -86,11 +86,7 @@ def _from_cache(key: str) -> tuple[Any, list[int]] | None:
             return None
         size = int.from_bytes(blob[:4], "big")
         rules = json.loads(blob[4:4 + size])
-        db = hyperscan.loadb(blob[4 + size:], hyperscan.HS_MODE_BLOCK)
-        # A loaded database comes without the scratch space a compile allocates: every scan
-        # of it would fail, and each text would quietly fall back to the pure-Python gates.
-        db.scratch = hyperscan.Scratch(db)
-        return db, [int(r) for r in rules]
+        return hyperscan.loadb(blob[4 + size:], hyperscan.HS_MODE_BLOCK), [int(r) for r in rules]
     except Exception:  # a damaged or foreign entry: compile instead
         return None
 
@@ -257,11 +253,12 @@ def _run(database: Any, text: str) -> tuple[set[int], set[int]] | None:
     if db is None:  # the target holds no literal and no pattern
         return set(always), set()
     try:
-        # A scan leaves the GIL and needs scratch space of its own: one per thread (the
-        # writer, the readers' recall guard), or a second scan at once would fail.
+        # Every scan needs scratch space, made here for all databases alike: one loaded from
+        # the cache comes without any, and a scan leaves the GIL, so each thread (the writer,
+        # the readers' recall guard) has its own or a second scan at once would fail.
         scratch = getattr(local, "scratch", None)
         if scratch is None:
-            scratch = local.scratch = db.scratch.clone()
+            scratch = local.scratch = hyperscan.Scratch(db)
         data = text.encode("utf-8")
         hits: list[int] = []
         db.scan(data, match_event_handler=_collect, context=hits, scratch=scratch)
