@@ -64,7 +64,7 @@ def source_files(sources: list[str], skipped: list[dict[str, Any]]) -> list[Path
     links are noted in `skipped`."""
     out: list[Path] = []
     for source in sources:
-        path = Path(source).expanduser().absolute()
+        path = absolute(source)
         if path.is_dir():
             for found in sorted(path.rglob("*")):
                 inside = found.relative_to(path).parts
@@ -75,11 +75,24 @@ def source_files(sources: list[str], skipped: list[dict[str, Any]]) -> list[Path
                                                 "(name its target to ingest it)"))
                 elif found.is_file():
                     out.append(found)
+                elif not found.is_dir():
+                    skipped.append(_note(found, _NOT_REGULAR))
         elif path.is_file():
             out.append(path)
+        elif path.exists():
+            skipped.append(_note(path, _NOT_REGULAR))
         else:  # skipped and named like an unreadable file: the other sources are still ingested
             skipped.append(_note(path, f"no such file or directory: {source}"))
     return out
+
+
+_NOT_REGULAR = "not a regular file (a pipe, socket or device): not read"
+
+
+def absolute(name: str) -> Path:
+    """`name` as the absolute path its chunks are recorded under: '~' expanded and '.' and '..'
+    taken out (not links resolved), so that one file named from two directories is one source."""
+    return Path(os.path.abspath(os.path.expanduser(name)))
 
 
 def _note(path: Path, message: str, chunk: int | None = None, code: str = "invalid_input") -> dict[str, Any]:
@@ -187,7 +200,7 @@ def retire(client: Client, files: list[str]) -> list[str]:
     absolute path; the files need not exist any more); the ids archived."""
     archived: list[str] = []
     for name in files:
-        source = str(Path(name).expanduser().absolute())
+        source = str(absolute(name))
         archived += client.source_retire(source=source, keep=[])["archived"]
     return archived
 

@@ -15,7 +15,7 @@ import numpy as np
 import ollama
 
 from ragixd.embed.protocol import normalise_rows
-from ragixd.errors import ConfigError, Unavailable
+from ragixd.errors import Unavailable
 
 DEFAULT_MODEL = "nomic-embed-text"
 DEFAULT_URL = "http://127.0.0.1:11434"
@@ -90,25 +90,36 @@ class OllamaEmbedder:
             raise self._unavailable(f"rejected the request: {exc.error}", "request") from exc
         except ValueError as exc:  # undecodable JSON or a body of the wrong shape
             raise self._unavailable(f"sent a malformed reply ({exc})", "bad_response") from exc
-        vectors = np.asarray(response.embeddings, dtype=np.float32)
+        with np.errstate(over="ignore", invalid="ignore"):  # overflow is refused just below
+            vectors = np.asarray(response.embeddings, dtype=np.float32)
+            lengths = np.linalg.norm(vectors, axis=1) if vectors.ndim == 2 else np.zeros(0)
         if vectors.ndim != 2 or vectors.shape[0] != len(chunk) or vectors.shape[1] == 0:
             raise self._unavailable(
                 f"returned {vectors.shape} embeddings for {len(chunk)} texts", "bad_response"
             )
+        if not np.isfinite(vectors).all() or not np.isfinite(lengths).all():
+            # NaN or infinite values (or ones whose length overflows float32, where they are
+            # normalised) would be stored as the item's vector for good and rank it first or
+            # last for every query.
+            raise self._unavailable("returned embeddings with NaN or infinite values", "bad_response")
         self._check_dimension(vectors.shape[1])
         self.last_error = ""
         return vectors
 
     def _check_dimension(self, found: int) -> None:
+        """A model that changes its vector size is out of service, as a server that is down:
+        searches fall back to full text and say why, writes are back-filled once it is
+        fixed (the index keeps the first size it saw)."""
         with self._lock:
             if self._dimension is None:
                 self._dimension = found
-            elif self._dimension != found:
-                raise ConfigError(
-                    f"ollama model {self.model!r} returned {found}-d vectors, expected "
-                    f"{self._dimension}; a different model now answers under this name",
-                    model=self.model,
-                )
+                return
+            expected = self._dimension
+        if expected != found:
+            raise self._unavailable(
+                f"returned {found}-d vectors, expected {expected}: a different model now answers "
+                "under this name (pull the model the index was built with)",
+                "dimension", expected=expected, found=found)
 
     def _unavailable(self, what: str, reason: str, **details: object) -> Unavailable:
         self.last_error = f"ollama at {self.url} (model {self.model!r}) {what}"

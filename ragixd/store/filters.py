@@ -26,6 +26,9 @@ class Filters:
     after: str | None = None
     before: str | None = None
     include_archived: bool = False
+    # Hide items whose expires_at is at or before this time (a quarantined proposal left past
+    # its expiry is not served); None: no such filter. include_archived shows them too.
+    live_at: str | None = None
     # Stores the caller may see at all (trust gating); None means every store.
     visible_stores: tuple[str, ...] | None = field(default=None)
 
@@ -67,6 +70,9 @@ class Filters:
             params.append(self.before)
         if not self.include_archived:
             clauses.append(f"+{alias}.archived = 0")
+            if self.live_at:
+                clauses.append(f"(+{alias}.expires_at IS NULL OR +{alias}.expires_at > ?)")
+                params.append(self.live_at)
         return (" AND ".join(clauses) or "1"), params
 
 
@@ -102,7 +108,8 @@ def _time(args: Mapping[str, Any], key: str) -> str | None:
 
 
 def filters_from_args(args: Mapping[str, Any]) -> Filters:
-    """Filters from request-style arguments (tier/tiers, type/types, tags, store, after, before)."""
+    """Filters from request-style arguments (tier/tiers, type/types, tags, store, after, before);
+    the items past their expiry are hidden with the archived ones."""
     archived = args.get("include_archived", False)
     if not isinstance(archived, bool):
         raise InvalidInput("include_archived", "must be true or false")
@@ -115,4 +122,5 @@ def filters_from_args(args: Mapping[str, Any]) -> Filters:
         after=_time(args, "after"),
         before=_time(args, "before"),
         include_archived=archived,
+        live_at=None if archived else clock.now_ts(),
     )

@@ -175,13 +175,12 @@ class ConnectionView:
         return self.get_item(min(rows)[1]) if rows else None
 
     def live_of_source(self, store: str, source: str) -> list[str]:
-        """Ids of the live items of `store` whose source_id is `source` plus ':' and a part."""
-        # Such a source_id's key (up to its last ':') is `source` itself or starts with
-        # `source` + ':' (';' follows ':'), both sought on the stored source key.
+        """Ids of the live items of `store` whose source_id is `source`, ':' and a part that
+        holds no ':' (a file's chunk number): those whose stored source key is `source`. Not
+        the sources under it: a file named "notes:2023.md" is not a part of "notes"."""
         rows = self.conn.execute(
-            "SELECT id FROM memory_items WHERE (source_key = ? OR source_key >= ? AND source_key < ?) "
-            "AND +store = ? AND +archived = 0 ORDER BY rid",
-            (source, source + ":", source + ";", store)).fetchall()
+            "SELECT id FROM memory_items WHERE source_key = ? AND +store = ? AND +archived = 0 ORDER BY rid",
+            (source, store)).fetchall()
         return [r[0] for r in rows]
 
     def link_exists(self, src: str, dst: str, rel: str) -> bool:

@@ -283,6 +283,35 @@ def test_retire_archives_the_chunks_of_a_file_that_is_gone(daemon, tmp_path, cap
     assert "nothing to retire" in capsys.readouterr().out
 
 
+def test_a_file_is_one_source_however_it_is_named_and_only_its_own(daemon, tmp_path, capsys, monkeypatch):
+    """"notes" is not the source of "notes:2023.md" (a file name may hold ':'); a file named
+    through '..' is the same source as when named directly; a pipe is named, not taken for a
+    file that does not exist."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "docs" / "notes").write_text("The walrus rota is kept by Dana.\n")
+    (tmp_path / "docs" / "notes:2023.md").write_text("The pelican budget was approved in March.\n")
+    endpoint = ["--endpoint", daemon.endpoint, "--json"]
+    assert ctl.main([*endpoint, "pipe", "rota", "--source", str(tmp_path / "docs")]) == 0
+    capsys.readouterr()
+    monkeypatch.chdir(tmp_path / "sub")
+    (tmp_path / "docs" / "notes").write_text("The walrus rota is kept by Eli now.\n")
+    assert ctl.main([*endpoint, "pipe", "rota", "--source", "../docs/notes"]) == 0
+    assert json.loads(capsys.readouterr().out)["retired"] == 1  # its old text, found under its one name
+    client = daemon.client()
+    assert [h["item"]["content"] for h in client.search("pelican budget", mode="fts")["items"]] == [
+        "The pelican budget was approved in March."]
+    assert [h["item"]["content"] for h in client.search("walrus rota", mode="fts")["items"]] == [
+        "The walrus rota is kept by Eli now."]
+    assert ctl.main([*endpoint, "retire", "../docs/notes"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["archived"]) == 1
+    assert len(client.search("pelican budget", mode="fts")["items"]) == 1
+    os.mkfifo(tmp_path / "fifo")
+    assert ctl.main(["--endpoint", daemon.endpoint, "pipe", "rota", "--source", str(tmp_path / "fifo")]) == 1
+    err = capsys.readouterr().err
+    assert "not a regular file" in err and "no such file" not in err
+
+
 def test_ctrl_c_while_waiting_for_an_answer_ends_with_one_line_and_exit_130(tmp_path):
     import signal
 

@@ -258,3 +258,25 @@ def test_an_import_says_which_links_it_could_not_make(daemon, tmp_path):
     finally:
         other.stop()
     c.close()
+
+
+def test_an_item_past_its_expiry_is_not_searched_nor_recalled(daemon):
+    """Quarantine expires: a quarantined proposal (24 h) is served until then, an item past
+    its expires_at no longer is (search, recall); it is not deleted: read and
+    include_archived still show it."""
+    c = daemon.client()
+    proposed = c.propose(items=[{"title": "Walrus rota", "content": "The walrus rota is kept by Dana."}])
+    assert proposed["items"][0]["status"] == "quarantined"
+    past = c.write(title="Walrus rota, old", content="The walrus rota was kept by Eli.",
+                   expires_at="2020-01-01T00:00:00Z")
+    later = c.write(title="Walrus rota, next", content="The walrus rota will be kept by Fay.",
+                    expires_at="2999-01-01T00:00:00Z")
+    for mode in ("fts", "hybrid"):
+        found = {h["id"] for h in check("search", c.search("walrus rota", mode=mode, min_seq=later["seq"]))["items"]}
+        assert found == {proposed["items"][0]["id"], later["id"]}, mode
+        everything = c.search("walrus rota", mode=mode, include_archived=True)["items"]
+        assert past["id"] in {h["id"] for h in everything}, mode
+    recalled = check("recall", c.recall(query="walrus rota", mode="hybrid", budget=2000))
+    assert "Eli" not in recalled["text"] + recalled["catalog_text"] and "Fay" in recalled["text"]
+    assert c.read(past["id"])["items"][0]["expires_at"].startswith("2020-01-01")
+    c.close()

@@ -25,6 +25,36 @@ def test_a_vector_search_whose_model_server_fails_is_unavailable(tmp_path):
             daemon.stop()
 
 
+def test_a_model_that_changed_its_size_or_answers_nan_is_out_of_service_not_stored(tmp_path):
+    """A model that now answers with another vector size, or with NaN, is said as an outage:
+    a vector search is `unavailable`, a hybrid one falls back to full text and says why, and
+    no such vector is stored (the items are back-filled once the model answers as before)."""
+    with FakeOllama(dimension=16) as fake:
+        daemon = ollama_daemon(tmp_path / "home", fake.url)
+        c = daemon.client()
+        try:
+            written = c.write(title="Deploy window", content="Fridays 14-16h")
+            assert c.search("deploy window", mode="vector", min_seq=written["seq"])["mode"] == "vector"
+            for fault, why in (("dimension", "8-d vectors, expected 16"), ("poison", "NaN or infinite")):
+                if fault == "dimension":
+                    fake.dimension = 8
+                else:
+                    fake.poison = float("nan")
+                with pytest.raises(Unavailable) as err:
+                    c.search("when do deploys happen", mode="vector")
+                assert why in err.value.message
+                answer = c.search("deploy window")
+                assert answer["mode"] == "fts" and why in answer["vectors_unavailable"]
+                c.write(title="Release train", content=f"Leaves on Tuesdays ({fault})")
+                fake.dimension, fake.poison = 16, None
+            hits = c.search("release train tuesdays", mode="vector", k=5)["items"]
+            assert all(h["score"] == h["score"] for h in hits)  # no NaN score
+            assert c.verify()["ok"]
+        finally:
+            c.close()
+            daemon.stop()
+
+
 def test_embedders_lists_a_model_whose_server_never_answered_as_unavailable(tmp_path, capsys):
     from support.fake_ollama import unused_loopback_port
 

@@ -2,7 +2,8 @@
 
 Implements POST /api/embed ({model, input: str | list} -> {model, embeddings}) with
 deterministic vectors derived from sha256 of each text, and GET /api/tags. It can be made slow
-(`delay`), fail with an HTTP status (`fail_status`), or answer garbage (`malformed`), and it
+(`delay`), fail with an HTTP status (`fail_status`), answer garbage (`malformed`) or put a
+value such as NaN into every vector (`poison`, sent as JSON's non-standard NaN/Infinity), and it
 records every request. Binds 127.0.0.1 on an OS-assigned port; never anything else.
 
     with FakeOllama(dimension=16) as fake:
@@ -48,6 +49,7 @@ class FakeOllama:
         self.delay = 0.0
         self.fail_status: int | None = None
         self.malformed = False
+        self.poison: float | None = None
         self.requests: list[tuple[str, str, dict]] = []
         self._stopping = threading.Event()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
@@ -112,6 +114,8 @@ class FakeOllama:
                 texts = body.get("input", [])
                 texts = [texts] if isinstance(texts, str) else texts
                 vectors = [fake_vector(t, fake.dimension) for t in texts]
+                if fake.poison is not None:
+                    vectors = [[fake.poison, *v[1:]] for v in vectors]
                 self._reply(200, {"model": body["model"], "embeddings": vectors})
 
             def _reply(self, status: int, payload: dict) -> None:

@@ -9,7 +9,7 @@ from support.fake_ollama import FakeOllama, fake_vector, unused_loopback_port
 from ragixd.embed.ollama_embedder import OllamaEmbedder
 from ragixd.embed.protocol import Embedder
 from ragixd.embed.registry import make_embedder
-from ragixd.errors import ConfigError, Unavailable
+from ragixd.errors import Unavailable
 
 
 @pytest.fixture
@@ -46,12 +46,28 @@ def test_dimension_discovered_from_first_response(fake):
     assert len(fake.embed_calls()) == 1  # remembered
 
 
-def test_dimension_change_is_a_config_error(fake):
+def test_a_dimension_change_puts_the_model_out_of_service_as_an_outage_does(fake):
     emb = OllamaEmbedder(url=fake.url)
     emb.embed_batch(["a"])
     fake.dimension = 8
-    with pytest.raises(ConfigError):
+    with pytest.raises(Unavailable) as info:
         emb.embed_batch(["b"])
+    assert info.value.details["reason"] == "dimension"
+    assert "8-d vectors, expected 16" in emb.last_error  # what a search that fell back says
+    fake.dimension = 16
+    assert emb.embed_batch(["b"]).shape == (1, 16) and emb.last_error == ""
+
+
+@pytest.mark.parametrize("poison", [float("nan"), float("inf"), 1e39, 3e38])
+def test_vectors_with_nan_or_infinite_values_are_refused_not_stored(fake, poison):
+    # 1e39 is infinite in float32; 3e38 is finite, but its row's length is not.
+    emb = OllamaEmbedder(url=fake.url)
+    fake.poison = poison
+    with pytest.raises(Unavailable) as info:
+        emb.embed_batch(["a", "b"])
+    assert info.value.details["reason"] == "bad_response" and "NaN or infinite" in emb.last_error
+    fake.poison = None
+    assert np.isfinite(emb.embed_batch(["a", "b"])).all()
 
 
 def test_absent_server_is_unavailable():

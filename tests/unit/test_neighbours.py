@@ -23,9 +23,12 @@ OLD_TERM = (
     "WHERE (i.created_at, i.rid) {op} (?, ?) AND {where} ORDER BY i.created_at {order}, i.rid {order} LIMIT ?) "
     "WHERE rtrim(sid, replace(sid, ':', '')) = ? ORDER BY created_at {order}, rid {order} LIMIT ?)"
 )
+# The items of a source, by their provenance: a source_id of the source, ':' and a part without
+# one (not "notes.md:3:x", whose source is "notes.md:3").
 OLD_LIVE_OF_SOURCE = (
-    "SELECT id FROM memory_items WHERE store = ? AND json_extract(provenance_json, '$.source_id') >= ? "
-    "AND json_extract(provenance_json, '$.source_id') < ? AND archived = 0 ORDER BY rid")
+    "SELECT id FROM (SELECT id, rid, coalesce(json_extract(provenance_json, '$.source_id'), '') AS sid "
+    "FROM memory_items WHERE store = ? AND archived = 0) "
+    "WHERE sid >= ? AND sid < ? AND instr(substr(sid, length(?) + 2), ':') = 0 ORDER BY rid")
 SOURCES = ["chat-1:S1:{n}", "chat-1:S2:{n}", "notes.md:{n}", "notes.md:{n}:x", "x:y:{n}", ":{n}", "plain{n}", ""]
 TIMES = [f"2025-01-0{d}T10:00:00.000000Z" for d in range(1, 6)]
 
@@ -92,7 +95,7 @@ def test_items_of_a_source_equal_those_of_the_provenance_query(tmp_path, seed):
     found = 0
     for source in ["chat-1", "chat-1:S1", "notes.md", "notes.md:3", "x", "x:y", "", "plain1", "zzz"]:
         for where in ("private", "shared"):
-            old = [r[0] for r in conn.execute(OLD_LIVE_OF_SOURCE, (where, source + ":", source + ";"))]
+            old = [r[0] for r in conn.execute(OLD_LIVE_OF_SOURCE, (where, source + ":", source + ";", source))]
             assert view.live_of_source(where, source) == old, (where, source)
             found += len(old)
     assert found > 50
