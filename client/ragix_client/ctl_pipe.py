@@ -143,7 +143,9 @@ def ingest_file(client: Client, path: Path, tags: list[str], skipped: list[dict[
     if not parts:
         skipped.append(_note(path, f"{path} holds no text: nothing ingested"))
     for n, part in enumerate(parts, start=1):
-        title = f"{path.name}" + (f" ({n}/{len(parts)})" if len(parts) > 1 else "")
+        # Not "(n/N)": a chunk left as it was keeps its title when the file grows or shrinks
+        # elsewhere, so it is found again (a duplicate) instead of stored anew.
+        title = path.name if n == 1 else f"{path.name} (part {n})"
         if progress is not None:
             progress(f"{path.name}: chunk {n:,}/{len(parts):,}")
         try:

@@ -257,6 +257,25 @@ def test_pipe_again_after_an_edit_retires_what_the_file_no_longer_says(daemon, t
     assert c.verify()["ok"]
 
 
+def test_a_file_that_grows_keeps_the_chunks_it_still_holds(daemon, tmp_path):
+    doc = tmp_path / "log.md"
+    paragraphs = [f"Entry {n}: the on-call engineer rotated key {n}. " + "more words " * 220 for n in range(3)]
+
+    def pipe(text):
+        doc.write_text(text)
+        proc = subprocess.run([*CTL, "--endpoint", daemon.endpoint, "--json", "pipe", "on-call",
+                               "--source", str(doc)], capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        return json.loads(proc.stdout)
+
+    first = pipe("\n\n".join(paragraphs[:2]))
+    grown = pipe("\n\n".join(paragraphs))
+    assert first["ingested"] == 2 and grown["ingested"] == 3 and grown["retired"] == 0
+    c = daemon.client()
+    kept = {h["id"] for h in c.search("on-call engineer rotated", mode="fts", k=10)["items"]}
+    assert len(kept) == 3 and c.verify()["ok"]
+
+
 def test_a_usage_error_is_json_too_under_json(capsys):
     assert ctl.main(["--json", "search", "x", "--k", "0"]) == 2
     out, err = capsys.readouterr()
