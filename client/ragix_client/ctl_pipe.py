@@ -58,8 +58,8 @@ def _break_before(text: str, size: int) -> int:
 def source_files(sources: list[str], skipped: list[dict[str, Any]]) -> list[Path]:
     """The files to ingest, as absolute paths: each file named, and the files under each
     directory named, in name order; a source that does not exist is noted in `skipped`. Under
-    a directory, hidden files and directories (a name starting with '.', such as .git) are left
-    out, and symbolic links are not followed (a link to a directory would be skipped silently
+    a directory, hidden files and directories (a name starting with '.', such as .git) and
+    editors' backup copies are left out, and symbolic links are not followed (a link to a directory would be skipped silently
     by the walk, a link to a file would store the same text again under another name): those
     links are noted in `skipped`."""
     out: list[Path] = []
@@ -68,7 +68,7 @@ def source_files(sources: list[str], skipped: list[dict[str, Any]]) -> list[Path
         if path.is_dir():
             for found in sorted(path.rglob("*")):
                 inside = found.relative_to(path).parts
-                if any(part.startswith(".") for part in inside):
+                if any(part.startswith(".") for part in inside) or _editor_backup(found.name):
                     continue
                 if found.is_symlink():
                     skipped.append(_note(found, "symbolic link under a directory: not followed "
@@ -84,6 +84,12 @@ def source_files(sources: list[str], skipped: list[dict[str, Any]]) -> list[Path
         else:  # skipped and named like an unreadable file: the other sources are still ingested
             skipped.append(_note(path, f"no such file or directory: {source}"))
     return out
+
+
+def _editor_backup(name: str) -> bool:
+    """An editor's backup or autosave copy ("notes.md~", "#notes.md#"): left out of a directory
+    walk as hidden files are, or recall would serve a file's old text beside its new one."""
+    return name.endswith("~") or (len(name) > 2 and name.startswith("#") and name.endswith("#"))
 
 
 _NOT_REGULAR = "not a regular file (a pipe, socket or device): not read"
@@ -114,7 +120,7 @@ def read_text_file(path: Path) -> str:
     if b"\x00" in data[:8192]:
         raise InvalidInput("source", f"{path} looks binary (it holds NUL bytes): not ingested")
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8-sig")  # a byte-order mark some editors write is not text
     except UnicodeDecodeError as e:
         raise InvalidInput("source", f"{path} is not UTF-8 text (byte {e.start}): not ingested "
                                      "(convert it, e.g. iconv -f latin1 -t utf-8)") from None

@@ -276,6 +276,18 @@ def test_a_file_that_grows_keeps_the_chunks_it_still_holds(daemon, tmp_path):
     assert len(kept) == 3 and c.verify()["ok"]
 
 
+def test_pipe_leaves_out_editor_backups_and_a_byte_order_mark(daemon, tmp_path, capsys):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "notes.md").write_bytes("\ufeffThe kiwi cluster lives in rack 9.".encode("utf-8"))
+    (docs / "notes.md~").write_text("The kiwi cluster lives in rack 4.")
+    (docs / "#notes.md#").write_text("The kiwi cluster lives in rack 5.")
+    assert ctl.main(["--endpoint", daemon.endpoint, "--json", "pipe", "kiwi", "--source", str(docs)]) == 0
+    assert json.loads(capsys.readouterr().out)["ingested"] == 1
+    hits = daemon.client().search("kiwi cluster rack", mode="fts")["items"]
+    assert [h["item"]["content"] for h in hits] == ["The kiwi cluster lives in rack 9."]
+
+
 def test_a_usage_error_is_json_too_under_json(capsys):
     assert ctl.main(["--json", "search", "x", "--k", "0"]) == 2
     out, err = capsys.readouterr()
