@@ -58,10 +58,16 @@ def ensure_private_dir(path: Path, ours: bool = False) -> Path:
 
 
 def check_home(home: Path) -> None:
-    """A ConfigError if `home` exists and is not a directory (checked before anything is written)."""
+    """A ConfigError if `home`, or the nearest of its parents that exists, is not a directory
+    (checked before anything is written: a home under a file can never be made)."""
     if home.exists() and not home.is_dir():
         what = ": it is a file" if home.is_file() else ""
         raise ConfigError(f"home {home} exists and is not a directory{what}", path=str(home))
+    for parent in home.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise ConfigError(f"home {home}: cannot create it: {parent} is not a directory", path=str(home))
+            return
 
 
 def make_home(home: Path) -> Path:

@@ -119,10 +119,13 @@ def _item_args(ns: argparse.Namespace, new: bool = False) -> dict[str, Any]:
 
 def _awaiting(c: Client, ns: argparse.Namespace, call: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     """Run a query that may wait for --min-seq. The client's time-out coming first is said as
-    the daemon says its own, when the daemon still answers: the seq was not reached."""
+    the daemon says its own, when the daemon still answers: the seq was not reached. The
+    daemon's time-out (min_seq_timeout_s, when it comes first) is passed on as it is."""
     try:
         return call()
-    except Timeout:
+    except Timeout as err:
+        if "head_seq" in err.details:  # the daemon's own time-out: said as it says it, with its seqs
+            raise
         if not ns.min_seq or not _answers(c):
             raise
         raise Timeout(f"seq {ns.min_seq} was not reached in time (waited --timeout {ns.timeout:g} s)",
@@ -165,6 +168,12 @@ def _source_hint(ns) -> Iterator[None]:
 
 
 def _say_duplicate(r: dict[str, Any]) -> None:
+    """On stderr, what the bare id does not say: the text was already held, or the write
+    was quarantined (a caller below full trust without a reason or a source)."""
+    if r["status"] == "quarantined":
+        reasons = "; ".join((r.get("policy") or {}).get("reasons", [])) or "the write policy's soft rules"
+        print(f"ragixctl: {r['id']} was quarantined (tier stm, unverified, expires {r.get('expires_at')}): "
+              f"{reasons}", file=sys.stderr)
     if r["status"] == "duplicate":
         counted = ("its mention was counted" if r.get("mentioned", True)
                    else "from the same source, so not counted as a new mention")
@@ -396,7 +405,7 @@ def cmd_palace(c: Client, ns) -> tuple[Any, str]:
         r = c.palace_get(ns.id)
     else:
         location = None
-        if ns.location:
+        if ns.location is not None:  # "" is not taken for no location (the derived one)
             parts = ns.location.strip("/").split("/")
             if len(parts) != 3:
                 raise InvalidInput("location", "give domain/room/shelf")

@@ -21,7 +21,7 @@ CONFIG_TEMPLATE = """\
 {endpoint}
 # log_level = "info"            # debug, info, warning, error
 # max_message_bytes = 4194304   # requests over this size are refused
-# max_group = 1024              # commands per group commit
+# max_group = 128               # commands per group commit (32 while other clients wait)
 # readers = 4                   # reader threads
 # synchronous = "FULL"          # FULL: every acknowledged write is fsynced
 # min_seq_timeout_s = 10
@@ -61,9 +61,13 @@ def init(ns: argparse.Namespace) -> int:
         raise ConfigError(f"init: cannot create {err.filename or config}: {err.strerror or err}") from None
     # What the daemon will run with, read back the way ragixd reads it (a kept file may differ):
     # that home is the one made, not a given one the daemon would not use.
-    settings = resolve_config({"config": str(config)})
-    paths.check_home(settings.home)
-    paths.make_home(settings.home)
+    try:
+        settings = resolve_config({"config": str(config)})
+        paths.make_home(settings.home)
+    except ConfigError:
+        if wrote:  # a failed init leaves nothing behind, the file it wrote included
+            config.unlink(missing_ok=True)
+        raise
     result = {"home": str(settings.home), "config": str(config), "config_written": wrote,
               "endpoint": settings.endpoint}
     start = "ragixd" + (f" --config {config}" if config_given else "")

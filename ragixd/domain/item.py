@@ -15,6 +15,7 @@ from . import clock
 from .encoding import content_hash
 from .ids import is_item_id
 from .policy.normalize import normalize
+from .text import entity_key
 
 TIERS = ("stm", "mtm", "ltm")
 TYPES = ("fact", "decision", "definition", "constraint", "pattern", "todo", "pointer", "note")
@@ -246,7 +247,12 @@ def normalize_tags(fields: Mapping[str, Any]) -> tuple[str, ...]:
 
 
 def normalize_entities(fields: Mapping[str, Any]) -> tuple[str, ...]:
-    return tuple(_str_list(fields, "entities", MAX_ENTITIES, MAX_ENTITY_LEN))
+    """The entities as given, less the later spellings of one already listed ("Alice" and
+    "alice", "Zoë" and "Zoe" are one entity, counted once for the item)."""
+    first: dict[str, str] = {}
+    for name in _str_list(fields, "entities", MAX_ENTITIES, MAX_ENTITY_LEN):
+        first.setdefault(entity_key(name), name)
+    return tuple(first.values())
 
 
 def normalize_links(fields: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:

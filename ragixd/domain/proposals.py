@@ -122,13 +122,12 @@ def validate_proposal(obj: Any, *, source: str = "direct", index: int = 0, item:
     """Check one proposal's shape; raise InvalidInput naming the first bad field."""
     if not isinstance(obj, Mapping):
         raise InvalidInput("item", f"must be an object, got {type(obj).__name__}")
-    for name in ("title", "content"):
-        if obj.get(name) is None:
-            raise InvalidInput(name, "is missing")
-    fields: dict[str, Any] = {"title": _check_str(obj["title"], "title"),
-                              "content": _check_str(obj["content"], "content")}
-    if not fields["title"].strip():
-        raise InvalidInput("title", "must not be empty")
+    if obj.get("title") is None and obj.get("content") is None:
+        raise InvalidInput("content", "is missing, and so is the title: a proposal needs one of them")
+    # Either may be left out or empty (a chat turn has no title, a short memo no content), as
+    # in a write; the create command refuses one whose title and content are both blank.
+    fields: dict[str, Any] = {name: "" if obj.get(name) is None else _check_str(obj[name], name)
+                              for name in ("title", "content")}
     ignored: list[str] = []
     for key, value in obj.items():
         if key in ("title", "content") or value is None:

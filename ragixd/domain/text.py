@@ -31,6 +31,12 @@ def fold(text: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
+def entity_key(name: str) -> str:
+    """The key an entity is counted under: folded, runs of spaces as one ("Zoë  Martin" and
+    "zoe martin" are one entity)."""
+    return " ".join(fold(name).split())
+
+
 def words(text: str) -> list[str]:
     """Word tokens of `text` (letters, digits, underscore in any script), NULs ignored."""
     return WORD_RE.findall(text.replace("\x00", " "))

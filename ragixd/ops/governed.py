@@ -14,7 +14,7 @@ from ..domain.trust import Caller
 from ..errors import InvalidInput, RagixError
 from ..retrieval.guard import RecallGuard
 from ..store import queries
-from ..store.filters import Filters
+from ..store.filters import Filters, stores_of
 from .handlers import Plan, QueryContext
 
 
@@ -98,7 +98,7 @@ def query_policy_audit(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
     id and rules, never their text. Recall already withholds them; this finds them for their
     owner to correct or archive."""
     guard = q.extra.get("recall_guard") or RecallGuard(c.default_policy())
-    chosen = (str(args["store"]).strip().lower(),) if "store" in args else ()
+    chosen = stores_of(args)
     limit = args.get("limit", 1000)
     page = queries.items_after(q.conn, args.get("after", 0), limit,
                                Filters(stores=chosen, visible_stores=q.caller.stores))

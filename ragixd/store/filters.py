@@ -76,13 +76,21 @@ class Filters:
         return (" AND ".join(clauses) or "1"), params
 
 
+def stores_of(args: Mapping[str, Any], key: str = "store") -> tuple[str, ...]:
+    """The stores named by args[key] (a name, "a,b" or a list), each checked: InvalidInput
+    naming `key` for one that does not exist."""
+    return _names(args, key, STORES)
+
+
 def _names(args: Mapping[str, Any], key: str, allowed: tuple[str, ...] | None = None,
-           lower: bool = True, most: int = MAX_FILTER_VALUES) -> tuple[str, ...]:
+           lower: bool = True, most: int = MAX_FILTER_VALUES, split: bool = True) -> tuple[str, ...]:
+    """The values of a filter: a list, or a string holding one (or, with `split`, several
+    separated by commas: names that cannot hold one)."""
     value = args.get(key)
     if value is None or value == "" or value == []:
         return ()
     if isinstance(value, str):
-        value = [v for v in value.split(",") if v.strip()]
+        value = [v for v in value.split(",") if v.strip()] if split else [value]
     if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
         raise InvalidInput(key, "must be a string or a list of strings")
     if len(value) > most:
@@ -116,9 +124,9 @@ def filters_from_args(args: Mapping[str, Any]) -> Filters:
     return Filters(
         tiers=_names(args, "tier", TIERS) + _names(args, "tiers", TIERS),
         types=_names(args, "type") + _names(args, "types"),
-        scopes=_names(args, "scope", lower=False),
+        scopes=_names(args, "scope", lower=False, split=False),  # a scope may hold a comma
         tags=_names(args, "tags", most=MAX_TAGS),
-        stores=_names(args, "store", STORES) + _names(args, "stores", STORES),
+        stores=stores_of(args) + stores_of(args, "stores"),
         after=_time(args, "after"),
         before=_time(args, "before"),
         include_archived=archived,

@@ -314,7 +314,7 @@ def palace_location(conn: apsw.Connection, item_id: str) -> dict[str, str] | Non
 
 def entities(conn: apsw.Connection, query: str = "", limit: int = 50,
              visible_stores: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
-    from .projectors.entities import entity_key
+    from ..domain.text import entity_key
     params: list[Any] = []
     where = "1"
     if query:

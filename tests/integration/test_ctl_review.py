@@ -169,6 +169,18 @@ def test_a_client_time_out_waiting_for_min_seq_says_the_seq_was_not_reached(daem
     assert code == 3 and f"seq {head + 5} was not reached" in err and "is the daemon running" not in err
 
 
+def test_the_daemons_own_min_seq_time_out_is_passed_on_with_its_seqs(tmp_path, capsys):
+    d = Daemon(tmp_path / "home", extra_env={"RAGIX_MIN_SEQ_TIMEOUT_S": "0.3"}).start()
+    try:
+        head = d.client().status()["head_seq"]
+        code, out, _ = run(d, capsys, "--json", "--timeout", "30", "search", "x", "--min-seq", str(head + 5))
+        error = json.loads(out)["error"]
+        assert code == 3 and error["code"] == "timeout" and "--timeout" not in error["message"]
+        assert error["details"]["head_seq"] == head
+    finally:
+        d.stop()
+
+
 def test_recall_and_pipe_say_when_nothing_fits_the_budget(daemon, capsys):
     daemon.client().write(title="Budget runbook", content="rotate the zebrafish certificates every quarter")
     code, out, _ = run(daemon, capsys, "recall", "zebrafish certificates", "--budget", "5")
@@ -234,6 +246,7 @@ def test_init_and_keys_on_paths_they_cannot_use_say_so_without_a_traceback(tmp_p
         (["init", "--home", str(a_file), "--config", str(tmp_path / "c1.toml")], "is a file"),
         (["init", "--home", str(tmp_path / "h2"), "--config", str(a_file / "x.toml")], "cannot create"),
         (["init", "--home", str(tmp_path / "h3"), "--config", str(tmp_path)], "is a directory"),
+        (["init", "--home", str(a_file / "sub"), "--config", str(tmp_path / "c4.toml")], "is not a directory"),
         (["keys", "--name", "laptop", "--dir", str(a_file)], "cannot write the key pair"),
     ]
     for args, said in cases:
@@ -244,6 +257,24 @@ def test_init_and_keys_on_paths_they_cannot_use_say_so_without_a_traceback(tmp_p
             if json_flag:
                 assert json.loads(out)["ok"] is False
     assert not (tmp_path / "h2").exists() and not (tmp_path / "h3").exists()
+    assert not (tmp_path / "c1.toml").exists() and not (tmp_path / "c4.toml").exists()  # nothing left behind
+
+
+def test_the_config_file_init_writes_states_the_daemons_defaults():
+    import tomllib
+
+    from ragix_client.ctl_local import CONFIG_TEMPLATE
+    from ragixd.config import Settings
+    defaults = Settings(home=None, endpoint="")
+    stated = 0
+    for line in CONFIG_TEMPLATE.splitlines():
+        if line.startswith("# ") and " = " in line and not line.startswith("# ["):
+            setting = tomllib.loads(line[2:].split("  #")[0].split(" #")[0])
+            for key, value in setting.items():
+                if hasattr(defaults, key) and getattr(defaults, key) is not None:
+                    assert getattr(defaults, key) == value, key
+                    stated += 1
+    assert stated >= 5
 
 
 def test_init_says_when_the_environment_overrides_the_home_given(tmp_path, capsys, monkeypatch):
@@ -279,3 +310,10 @@ def test_update_with_empty_tags_removes_them_all(daemon, capsys):
     assert code == 0, err
     stored = c.read(item["id"])["items"][0]
     assert stored["tags"] == [] and stored["entities"] == [] and stored["content"] == "Firing on Sunday"
+
+
+def test_a_blank_palace_location_is_a_usage_error_not_the_derived_place(daemon, capsys):
+    item = daemon.client().write(title="placed", content="somewhere")["id"]
+    code, _, err = run(daemon, capsys, "palace", "assign", item, "--location", "")
+    assert code == 2 and "domain/room/shelf" in err
+    assert daemon.client().palace_get(item).get("location") is None

@@ -93,3 +93,12 @@ def test_the_client_library_raises_the_refused_handshake_as_a_timeout(tcp):
     public, secret = zmq.auth.load_certificate(str(keys / "laptop.key_secret"))
     with Client(endpoint, timeout=20, server_public_key=server, public_key=public, secret_key=secret) as c:
         assert c.search("x")["items"] == []
+
+
+def test_a_write_quarantined_for_a_caller_below_full_trust_says_so_on_stderr(tcp, capsys):
+    endpoint, keys, _daemon = tcp
+    code, out, err = tcp_run(capsys, endpoint, "--server-key", str(keys / "server.key"),
+                             "--client-key", str(keys / "laptop.key_secret"),
+                             "write", "--title", "Standup", "--content", "The standup moved to 9:30.")
+    assert code == 0 and re.fullmatch(r"MEM-\w+\n", out)  # stdout keeps its bare id
+    assert "was quarantined (tier stm, unverified, expires" in err and out.strip() in err

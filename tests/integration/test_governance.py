@@ -280,3 +280,30 @@ def test_an_item_past_its_expiry_is_not_searched_nor_recalled(daemon):
     assert "Eli" not in recalled["text"] + recalled["catalog_text"] and "Fay" in recalled["text"]
     assert c.read(past["id"])["items"][0]["expires_at"].startswith("2020-01-01")
     c.close()
+
+
+def test_a_proposal_without_a_title_is_governed_as_a_write_without_one_is(daemon):
+    c = daemon.client()
+    source = {"source_kind": "chat", "source_id": "c:1"}
+    result = check("propose", c.propose(items=[
+        {"title": "", "content": "The standup moved to 9:30.", "why_store": "w", "provenance": source},
+        {"content": "Lunch is at noon on Fridays.", "why_store": "w", "provenance": source},
+        {"title": " ", "content": "\u200b", "why_store": "w", "provenance": source}]))
+    assert [i["status"] for i in result["items"]] == ["accepted", "accepted", "invalid"]
+    assert "blank" in result["items"][2]["error"]
+    c.close()
+
+
+def test_a_scope_may_hold_a_comma_and_an_audit_of_an_unknown_store_is_refused(daemon):
+    from ragixd.errors import InvalidInput
+    c = daemon.client()
+    written = c.write(title="Scoped", content="a note in the scope with a comma", scope="billing, eu")
+    found = c.search("scope with a comma", scope="billing, eu", mode="fts", min_seq=written["seq"])["items"]
+    assert [h["id"] for h in found] == [written["id"]]
+    assert c.search("scope with a comma", scope=["billing, eu", "other"], mode="fts")["items"]
+    assert not c.search("scope with a comma", scope="billing", mode="fts")["items"]
+    with pytest.raises(InvalidInput) as err:
+        c.policy_audit(store="bogus")
+    assert err.value.field == "store"
+    assert check("policy.audit", c.policy_audit(store="private"))["checked"] >= 1
+    c.close()

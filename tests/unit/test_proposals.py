@@ -126,9 +126,7 @@ def test_bad_tool_calls_are_reported_not_raised():
 
 
 @pytest.mark.parametrize("item, field", [
-    ({"content": "c"}, "title"),
-    ({"title": "t"}, "content"),
-    ({"title": "  ", "content": "c"}, "title"),
+    ({"why_store": "w"}, "content"),  # neither title nor content
     ({"title": 3, "content": "c"}, "title"),
     ({"title": "t", "content": ["c"]}, "content"),
     ({"title": "t", "content": "c", "tags": [1, 2]}, "tags"),
@@ -148,6 +146,13 @@ def test_validate_proposal_names_the_bad_field(item, field):
     with pytest.raises(InvalidInput) as err:
         validate_proposal(item)
     assert err.value.field == field
+
+
+@pytest.mark.parametrize("item", [{"content": "c"}, {"title": "t"}, {"title": "  ", "content": "c"},
+                                  {"title": "t", "content": None}])
+def test_a_proposal_may_leave_out_its_title_or_its_content_as_a_write_may(item):
+    fields = validate_proposal(item).fields
+    assert {fields["title"].strip(), fields["content"].strip()} - {""}
 
 
 def test_per_item_errors_keep_the_valid_items_of_the_same_batch():

@@ -261,6 +261,15 @@ def test_entities_index_counts_mentions(store):
     assert len(people["alice"]["item_ids"]) == 2
 
 
+def test_one_entity_in_two_spellings_is_listed_and_counted_once_for_an_item(store):
+    item = create(store, title="sync", content="with Alice and Zoe",
+                  entities=["Alice", "alice", "Zoë Martin", "zoe  martin", "Bob"])
+    assert store.get(item).entities == ("Alice", "Zoë Martin", "Bob")
+    from ragixd.store import queries
+    counts = {e["name"]: e["mention_count"] for e in queries.entities(store.reader())}
+    assert counts == {"Alice": 1, "Zoë Martin": 1, "Bob": 1}
+
+
 def test_refusal_audit_holds_no_content(store):
     store.run(c.RecordRefusal("sha256:" + "a" * 64, ("secret: aws access key",), ("secret.aws",), "chat", "write"))
     event = list(store.events())[-1]

@@ -14,7 +14,7 @@ import apsw
 
 from ...domain import events as ev
 from ...domain.events import Event
-from ...domain.text import fold
+from ...domain.text import entity_key
 from .base import ItemChange
 
 ENTITIES_DDL = """
@@ -43,10 +43,6 @@ ON CONFLICT(key, store) DO UPDATE SET mention_count = mention_count + excluded.m
 """
 LINK_SQL = "INSERT OR IGNORE INTO entity_items VALUES (?, ?, ?)"
 UNLINK_SQL = "DELETE FROM entity_items WHERE key=? AND store=? AND item_id=?"
-
-
-def entity_key(name: str) -> str:
-    return " ".join(fold(name).split())
 
 
 class EntitiesProjector:
