@@ -17,6 +17,7 @@ class FairQueue:
     def __init__(self) -> None:
         self._jobs: OrderedDict[Hashable, deque[Any]] = OrderedDict()
         self._ready = threading.Condition()
+        self._waiting = 0  # takers blocked in get(wait=True), with nothing of theirs in hand
 
     def put(self, owner: Hashable, job: Any) -> None:
         with self._ready:
@@ -41,8 +42,12 @@ class FairQueue:
         With `fits`, the first owner in turn whose next job fits: the owners passed over keep
         their place at the front of the line (queue.Empty if no job fits)."""
         with self._ready:
-            if wait:
-                self._ready.wait_for(lambda: self._jobs)
+            if wait and not self._jobs:
+                self._waiting += 1
+                try:
+                    self._ready.wait_for(lambda: self._jobs)
+                finally:
+                    self._waiting -= 1
             for owner, jobs in self._jobs.items():
                 if fits is None or fits(jobs[0]):
                     break
@@ -54,6 +59,12 @@ class FairQueue:
             else:
                 del self._jobs[owner]
             return job
+
+    def idle(self) -> bool:
+        """Whether no job is queued and a taker is blocked waiting for one (so it holds none
+        it took before: it waits only between jobs)."""
+        with self._ready:
+            return not self._jobs and self._waiting > 0
 
     def has_others(self, owner: Hashable) -> bool:
         """Whether a job of another owner is waiting."""

@@ -46,6 +46,10 @@ PHASE_UNITS = {"index": "items"}
 # readers: at 100k items some of them take tens to hundreds of milliseconds.
 INLINE_OPS = frozenset(("read", "search", "recall", "timeline", "history", "entities", "palace.get"))
 INLINE_MAX_K = 100
+# Writes the loop thread commits itself when the writer is idle (Writer.commit_now): one item's
+# commands, whose text is within an item's usual size, so the loop is held ~1 ms, not longer.
+INLINE_WRITE_OPS = frozenset(("write", "update", "archive", "link", "palace.assign"))
+INLINE_WRITE_MAX_CHARS = 4000
 # Lookups by id are answered on the loop thread even while the readers are busy, so that a
 # client queueing slow searches cannot hold everyone's reads behind them.
 BY_ID_OPS = frozenset(("read", "history", "palace.get"))
@@ -101,6 +105,7 @@ class Server:
         self.authenticator = None
         self._loop_thread: threading.Thread | None = None
         self.served_inline = 0  # queries answered on the loop thread
+        self.committed_inline = 0  # writes committed on the loop thread (Writer.commit_now)
         self.work: dict[str, dict[str, Any]] = {}  # long ops under way (rebuild, verify): progress
 
     # -- lifecycle ---------------------------------------------------------------------------
@@ -367,7 +372,15 @@ class Server:
         if caller.trust != "full":  # visibility checks need a read: do them on a reader
             self._to_readers(self._checked_command, route, req_id, op, args, caller)
             return
-        self._submit_plan(route, req_id, registry.PLANS[op](args, caller), caller)
+        self._submit_plan(route, req_id, registry.PLANS[op](args, caller), caller,
+                          now=self._may_commit_now(route, op, args))
+
+    def _may_commit_now(self, route: list[bytes], op: str, args: dict[str, Any]) -> bool:
+        """Whether a write may be committed on the loop thread (if the writer is idle): a small
+        one of the owner's, with no other request waiting on its socket."""
+        if op not in INLINE_WRITE_OPS or _more(self.sockets[int(route[0])][0]):
+            return False
+        return sum(len(v) for v in args.values() if isinstance(v, str)) <= INLINE_WRITE_MAX_CHARS
 
     def _checked_command(self, route, req_id, op, args, caller) -> None:
         try:
@@ -377,13 +390,19 @@ class Server:
         except RagixError as err:
             self._reply(route, req_id, error=err)
 
-    def _submit_plan(self, route, req_id, plan: handlers.Plan, caller: Caller) -> None:
+    def _submit_plan(self, route, req_id, plan: handlers.Plan, caller: Caller, now: bool = False) -> None:
+        """Queue the plan's commands for the writer; with `now`, commit them on this thread
+        instead if the writer is idle and they are one command."""
         def done(results: list[Any], seq: int) -> None:
             try:
                 self._reply(route, req_id, plan.finish(results))
             except RagixError as err:
                 self._reply(route, req_id, error=err)
-        self.writer.submit(plan.commands, caller.label, done, owner=(route[0], route[1]))
+        owner = (route[0], route[1])
+        if now and len(plan.commands) == 1 and self.writer.commit_now(plan.commands, caller.label, done, owner):
+            self.committed_inline += 1
+            return
+        self.writer.submit(plan.commands, caller.label, done, owner=owner)
 
     def _query(self, route, req_id, op, args, caller, inline: bool = False) -> None:
         """Run a query and answer it. Inline (on the loop thread) it never waits: a min_seq not
@@ -533,7 +552,8 @@ class Server:
             **self._static_status(), "rebuilding": rebuilding,
             "uptime_s": round(time.time() - self.started, 3), "head_seq": self.store.head_seq,
             "projectors": positions, "queue_depth": self.writer.depth, "clients": self.clients,
-            "served": {"loop": self.served_inline, "readers": self.readers.done}, "work": list(self.work.values()),
+            "served": {"loop": self.served_inline, "readers": self.readers.done,
+                       "loop_writes": self.committed_inline}, "work": list(self.work.values()),
         }
 
     def _positions(self) -> dict[str, int]:

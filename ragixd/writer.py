@@ -9,6 +9,11 @@ runs only after its group has committed: an answer means the write is durable. W
 follows a commit but is not needed for durability (the vector index, the event stream) is
 handed to the settler's thread, so the next group does not wait for it; reads that must see
 it wait for it with min_seq.
+
+A small job that finds the writer idle (nothing queued, its thread waiting) may be committed
+at once on the thread that has it (`commit_now`: the socket loop, two thread hand-offs fewer
+for a lone write). Commits, whichever thread makes them, and exclusive calls take one lock, so
+groups still commit and reach the settler one at a time and in seq order.
 """
 
 from __future__ import annotations
@@ -94,6 +99,9 @@ class Writer:
                                on_exit=on_exit, before=after_answers)
         self.queue = FairQueue()
         self.committed = threading.Condition()
+        # Held while a group commits and is handed on, or a call runs: by the writer's thread,
+        # or by one committing a job at once (commit_now).
+        self._turn = threading.Lock()
         self._accepting = True
         self._thread = threading.Thread(target=self._run, name="ragixd-writer", daemon=True)
 
@@ -111,6 +119,21 @@ class Writer:
         if not self._accepting:
             raise Busy("the daemon is shutting down")
         self.queue.put(owner, Job(commands, actor, done, owner))
+
+    def commit_now(self, commands: list[Any], actor: str, done: Callable[[list[Any], int], None],
+                   owner: Hashable = None) -> bool:
+        """Commit a job on the calling thread if the writer is idle (nothing queued, so none
+        of this owner's jobs is ahead of it; no group committing) and answer it as the writer
+        would; False, having done nothing, when it is not (then `submit` it)."""
+        if not self._accepting or not self.queue.idle():
+            return False
+        if not self._turn.acquire(blocking=False):  # a group of another thread's is committing
+            return False
+        try:
+            self._commit_turn([Job(commands, actor, done, owner)])
+        finally:
+            self._turn.release()
+        return True
 
     def call(self, fn: Callable[[], Any], done: Callable[[Any], None]) -> None:
         if not self._accepting:
@@ -190,6 +213,10 @@ class Writer:
     def _commit(self, jobs: list[Job]) -> None:
         if not jobs:
             return
+        with self._turn:
+            self._commit_turn(jobs)
+
+    def _commit_turn(self, jobs: list[Job]) -> None:
         pairs = [(cmd, job.actor) for job in jobs for cmd in job.commands]
         try:
             group = self.store.execute_attributed(pairs, settle=False)
@@ -212,11 +239,12 @@ class Writer:
             self.settler.hand(group.events)
 
     def _call(self, call: Call) -> None:
-        self.settler.drain()  # exclusive work (a rebuild) must not race a settle
-        try:
-            result = call.fn()
-        except Exception as err:  # reported to the caller, never fatal
-            result = err if isinstance(err, RagixError) else StoreError(str(err))
+        with self._turn:  # no group commits meanwhile, on any thread
+            self.settler.drain()  # exclusive work (a rebuild) must not race a settle
+            try:
+                result = call.fn()
+            except Exception as err:  # reported to the caller, never fatal
+                result = err if isinstance(err, RagixError) else StoreError(str(err))
         with self.committed:
             self.committed.notify_all()
         self._safe(call.done, result)

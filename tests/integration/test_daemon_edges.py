@@ -288,3 +288,38 @@ def test_a_stop_answers_a_query_waiting_for_its_min_seq_instead_of_waiting_with_
     assert d.proc.wait(60) == 0  # a deadline, not a measure: without the answer it waits 600 s
     thread.join(60)
     assert type(outcome.get("err")).__name__ == "Busy", repr(outcome.get("err"))
+
+
+def test_writes_a_client_pipelines_commit_in_the_order_sent_some_on_the_loop_thread(daemon):
+    """A lone write is committed on the socket's thread when the writer is idle (status
+    counts it); a client that sends writes without waiting still has them committed in the
+    order it sent them, each answered once, whichever thread committed it."""
+    c = daemon.client()
+    before = c.status()["served"]["loop_writes"]
+    for i in range(20):
+        c.write(title=f"lone {i}", content=f"a write sent alone, number {i}")
+    assert c.status()["served"]["loop_writes"] >= before + 10  # most found the writer idle
+    sock = zmq.Context.instance().socket(zmq.DEALER)
+    sock.setsockopt(zmq.LINGER, 0)
+    sock.connect(daemon.endpoint)
+    sent = 300
+    try:
+        for i in range(sent):
+            if i % 50 == 0:
+                time.sleep(0.01)  # let the writer go idle now and then, so both paths are taken
+            sock.send(msgpack.packb({"v": 1, "id": i, "op": "write",
+                                     "args": {"title": f"piped {i}", "content": f"pipelined write number {i}"}}))
+        answers = {}
+        while len(answers) < sent and sock.poll(20_000):
+            answer = msgpack.unpackb(sock.recv(), raw=False)
+            assert answer["ok"] and answer["id"] not in answers
+            answers[answer["id"]] = answer["result"]
+    finally:
+        sock.close()
+    assert len(answers) == sent
+    seqs = [answers[i]["seq"] for i in range(sent)]
+    assert seqs == sorted(seqs) and len(set(seqs)) == sent
+    items = c.read(*[answers[i]["id"] for i in range(sent)])["items"]
+    assert [item["title"] for item in items] == [f"piped {i}" for i in range(sent)]
+    assert c.verify()["ok"]
+    c.close()

@@ -143,3 +143,57 @@ def test_fits_passes_over_an_owner_without_losing_its_place():
     q.put("small", 1)
     assert q.get(fits=lambda job: job < 10) == 1
     assert q.get() == 50
+
+
+def _wait_idle(writer: Writer) -> None:
+    for _ in range(1000):
+        if writer.queue.idle():
+            return
+        threading.Event().wait(0.005)
+    raise AssertionError("the writer never became idle")
+
+
+def test_commit_now_commits_on_the_calling_thread_only_when_the_writer_is_idle():
+    store = RecordingStore()
+    writer = Writer(store, max_group=8)
+    answers = []
+
+    def done(results, seq):
+        answers.append((results, seq, threading.current_thread().name))
+
+    writer.submit(["queued"], "test", done, owner="a")  # not started: a job is waiting
+    assert not writer.commit_now(["now"], "test", done, owner="b") and store.groups == []
+    writer.start()
+    _wait_idle(writer)
+    assert writer.commit_now(["now"], "test", done, owner="b")
+    assert store.groups == [["queued"], ["now"]]
+    assert answers[-1] == (["ok:now"], 2, threading.current_thread().name)
+    writer.stop()
+    assert not writer.commit_now(["late"], "test", done, owner="b")  # stopped: nothing done
+    assert store.groups == [["queued"], ["now"]]
+
+
+def test_commit_now_never_overtakes_a_group_being_committed():
+    """While the writer's thread commits a group (its job taken, so nothing is queued), a job
+    to commit now is refused, not committed beside it or ahead of the answers."""
+    release = threading.Event()
+    started = threading.Event()
+
+    class SlowStore(RecordingStore):
+        def execute_attributed(self, pairs, *, settle=True):
+            started.set()
+            assert release.wait(10)
+            return super().execute_attributed(pairs, settle=settle)
+
+    store = SlowStore()
+    writer = Writer(store, max_group=8)
+    writer.start()
+    writer.submit(["first"], "test", lambda r, s: None, owner="a")
+    assert started.wait(10)
+    assert not writer.queue.idle()
+    assert not writer.commit_now(["second"], "test", lambda r, s: None, owner="a")
+    release.set()
+    _wait_idle(writer)
+    assert writer.commit_now(["second"], "test", lambda r, s: None, owner="a")
+    assert store.groups == [["first"], ["second"]]
+    writer.stop()
