@@ -234,16 +234,21 @@ def test_pipe_notes_files_it_does_not_ingest_instead_of_storing_them_mangled(dae
     assert daemon.client().stats()["items"] == 1
 
 
-def test_pipe_again_after_an_edit_retires_what_the_file_no_longer_says(daemon, tmp_path):
-    doc = tmp_path / "runbook.md"
-    paragraphs = [f"Section {n}: the release captain checks dashboard {n}." for n in range(3)]
-
+def _piping(daemon, doc, query):
+    """A function that writes `text` to `doc`, runs `ragixctl --json pipe QUERY --source DOC`
+    and gives its answer."""
     def pipe(text):
         doc.write_text(text)
-        proc = subprocess.run([*CTL, "--endpoint", daemon.endpoint, "--json", "pipe", "release captain",
+        proc = subprocess.run([*CTL, "--endpoint", daemon.endpoint, "--json", "pipe", query,
                                "--source", str(doc)], capture_output=True, text=True, timeout=60)
         assert proc.returncode == 0, proc.stderr
         return json.loads(proc.stdout)
+    return pipe
+
+
+def test_pipe_again_after_an_edit_retires_what_the_file_no_longer_says(daemon, tmp_path):
+    paragraphs = [f"Section {n}: the release captain checks dashboard {n}." for n in range(3)]
+    pipe = _piping(daemon, tmp_path / "runbook.md", "release captain")
 
     big = "\n\n".join(p + " " + "filler words " * 200 for p in paragraphs)  # three chunks
     first = pipe("Deploys happen on Fridays; Alice is the captain.\n\n" + big)
@@ -258,15 +263,8 @@ def test_pipe_again_after_an_edit_retires_what_the_file_no_longer_says(daemon, t
 
 
 def test_a_file_that_grows_keeps_the_chunks_it_still_holds(daemon, tmp_path):
-    doc = tmp_path / "log.md"
     paragraphs = [f"Entry {n}: the on-call engineer rotated key {n}. " + "more words " * 220 for n in range(3)]
-
-    def pipe(text):
-        doc.write_text(text)
-        proc = subprocess.run([*CTL, "--endpoint", daemon.endpoint, "--json", "pipe", "on-call",
-                               "--source", str(doc)], capture_output=True, text=True, timeout=60)
-        assert proc.returncode == 0, proc.stderr
-        return json.loads(proc.stdout)
+    pipe = _piping(daemon, tmp_path / "log.md", "on-call")
 
     first = pipe("\n\n".join(paragraphs[:2]))
     grown = pipe("\n\n".join(paragraphs))

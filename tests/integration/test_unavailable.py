@@ -1,6 +1,8 @@
 """`unavailable` over the wire: a vector search whose model server fails says so (a hybrid
 search falls back to full text instead)."""
 
+from contextlib import contextmanager
+
 import pytest
 
 from ragixd.errors import Unavailable
@@ -8,51 +10,51 @@ from support.daemon import ollama_daemon
 from support.fake_ollama import FakeOllama
 
 
-def test_a_vector_search_whose_model_server_fails_is_unavailable(tmp_path):
+@contextmanager
+def vectors_served(tmp_path):
+    """(fake Ollama, client) of a daemon embedding with it, one item written and found by
+    its vector; the daemon is stopped after."""
     with FakeOllama(dimension=16) as fake:
         daemon = ollama_daemon(tmp_path / "home", fake.url)
         c = daemon.client()
         try:
             written = c.write(title="Deploy window", content="Fridays 14-16h")
             assert c.search("deploy window", mode="vector", min_seq=written["seq"])["mode"] == "vector"
-            fake.fail_status = 500
-            with pytest.raises(Unavailable) as err:
-                c.search("when do deploys happen", mode="vector")
-            assert err.value.code == "unavailable" and "ollama" in err.value.message
-            assert c.search("when do deploys happen")["mode"] == "fts"
+            yield fake, c
         finally:
             c.close()
             daemon.stop()
+
+
+def test_a_vector_search_whose_model_server_fails_is_unavailable(tmp_path):
+    with vectors_served(tmp_path) as (fake, c):
+        fake.fail_status = 500
+        with pytest.raises(Unavailable) as err:
+            c.search("when do deploys happen", mode="vector")
+        assert err.value.code == "unavailable" and "ollama" in err.value.message
+        assert c.search("when do deploys happen")["mode"] == "fts"
 
 
 def test_a_model_that_changed_its_size_or_answers_nan_is_out_of_service_not_stored(tmp_path):
     """A model that now answers with another vector size, or with NaN, is said as an outage:
     a vector search is `unavailable`, a hybrid one falls back to full text and says why, and
     no such vector is stored (the items are back-filled once the model answers as before)."""
-    with FakeOllama(dimension=16) as fake:
-        daemon = ollama_daemon(tmp_path / "home", fake.url)
-        c = daemon.client()
-        try:
-            written = c.write(title="Deploy window", content="Fridays 14-16h")
-            assert c.search("deploy window", mode="vector", min_seq=written["seq"])["mode"] == "vector"
-            for fault, why in (("dimension", "8-d vectors, expected 16"), ("poison", "NaN or infinite")):
-                if fault == "dimension":
-                    fake.dimension = 8
-                else:
-                    fake.poison = float("nan")
-                with pytest.raises(Unavailable) as err:
-                    c.search("when do deploys happen", mode="vector")
-                assert why in err.value.message
-                answer = c.search("deploy window")
-                assert answer["mode"] == "fts" and why in answer["vectors_unavailable"]
-                c.write(title="Release train", content=f"Leaves on Tuesdays ({fault})")
-                fake.dimension, fake.poison = 16, None
-            hits = c.search("release train tuesdays", mode="vector", k=5)["items"]
-            assert all(h["score"] == h["score"] for h in hits)  # no NaN score
-            assert c.verify()["ok"]
-        finally:
-            c.close()
-            daemon.stop()
+    with vectors_served(tmp_path) as (fake, c):
+        for fault, why in (("dimension", "8-d vectors, expected 16"), ("poison", "NaN or infinite")):
+            if fault == "dimension":
+                fake.dimension = 8
+            else:
+                fake.poison = float("nan")
+            with pytest.raises(Unavailable) as err:
+                c.search("when do deploys happen", mode="vector")
+            assert why in err.value.message
+            answer = c.search("deploy window")
+            assert answer["mode"] == "fts" and why in answer["vectors_unavailable"]
+            c.write(title="Release train", content=f"Leaves on Tuesdays ({fault})")
+            fake.dimension, fake.poison = 16, None
+        hits = c.search("release train tuesdays", mode="vector", k=5)["items"]
+        assert all(h["score"] == h["score"] for h in hits)  # no NaN score
+        assert c.verify()["ok"]
 
 
 def test_embedders_lists_a_model_whose_server_never_answered_as_unavailable(tmp_path, capsys):
