@@ -182,6 +182,14 @@ def _say_duplicate(r: dict[str, Any]) -> None:
 
 def cmd_update(c: Client, ns) -> tuple[Any, str]:
     patch = _item_args(ns)
+    if ns.validation:
+        patch["validation"] = ns.validation
+    if ns.no_expiry:
+        patch["expires_at"] = None
+    elif ns.expires_at is not None:
+        if not ns.expires_at.strip():
+            raise InvalidInput("--expires-at", "is empty: give an ISO-8601 time, or --no-expiry to clear it")
+        patch["expires_at"] = ns.expires_at
     if not patch:
         raise InvalidInput("patch", "give at least one field to change (e.g. --content)")
     with _source_hint(ns):

@@ -125,6 +125,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = _op(sub, "update", common)
     p.add_argument("id", help="the item's id (MEM-…)")
     _item_fields(p, required=False)
+    p.add_argument("--validation", choices=["unverified", "verified", "contested", "retracted"],
+                   help="the owner's judgement of the item (a quarantined proposal is unverified)")
+    expiry = p.add_mutually_exclusive_group()
+    expiry.add_argument("--expires-at", help="ISO-8601 time after which search and recall no longer serve it")
+    expiry.add_argument("--no-expiry", action="store_true",
+                        help="clear its expiry (with --validation verified: lift a quarantine)")
     p.add_argument("--reason", default="update", help="why (kept in the revision history)")
     p = _op(sub, "archive", common)
     p.add_argument("id", help="the item's id (MEM-…)")

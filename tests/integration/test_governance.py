@@ -307,3 +307,20 @@ def test_a_scope_may_hold_a_comma_and_an_audit_of_an_unknown_store_is_refused(da
     assert err.value.field == "store"
     assert check("policy.audit", c.policy_audit(store="private"))["checked"] >= 1
     c.close()
+
+
+def test_the_owner_lifts_a_quarantine_or_sets_an_expiry_with_ragixctl_update(daemon, capsys):
+    c = daemon.client()
+    item = c.propose(items=[{"title": "Pager rota", "content": "The pager rota is kept by Ida."}])["items"][0]
+    assert item["status"] == "quarantined"
+    base = ["--endpoint", daemon.endpoint]
+    assert ctl.main([*base, "update", item["id"], "--validation", "verified", "--no-expiry"]) == 0
+    lifted = c.read(item["id"])["items"][0]
+    assert (lifted["validation"], lifted["expires_at"]) == ("verified", None)
+    assert ctl.main([*base, "update", item["id"], "--expires-at", "2020-01-01T00:00:00Z"]) == 0
+    assert not c.search("pager rota", mode="fts")["items"]
+    capsys.readouterr()
+    assert ctl.main([*base, "update", item["id"], "--expires-at", "", "--reason", "x"]) == 2
+    assert "--expires-at" in capsys.readouterr().err
+    assert ctl.main([*base, "update", item["id"], "--expires-at", "2999-01-01", "--no-expiry"]) == 2
+    c.close()
