@@ -57,7 +57,7 @@ def test_propose_exits_1_when_a_proposal_was_refused_or_invalid(daemon, capsys, 
     path = tmp_path / "p.json"
     path.write_text(json.dumps([good]))
     assert run(daemon, capsys, "propose", "--file", str(path))[0] == 0
-    path.write_text(json.dumps([{**good, "content": "Glazes on Wednesdays"}, {"title": "no content"}]))
+    path.write_text(json.dumps([{**good, "content": "Glazes on Wednesdays"}, {"why_store": "neither a title nor a content"}]))
     code, out, err = run(daemon, capsys, "propose", "--file", str(path))
     assert code == 1 and "accepted 1" in out and "invalid 1" in out
     path.write_text("[]")
