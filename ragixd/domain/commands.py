@@ -76,6 +76,18 @@ class ImportItem:
 
 
 @dataclass(frozen=True)
+class IfImported:
+    """What an import line makes after its item (a link, an archive mark, a supersession),
+    applied only if the item holding its id is that line's: imported now, or already there
+    with the same title and content. A line answered `conflict` changes nothing."""
+
+    command: Any
+    item_id: str
+    title: str
+    content: str
+
+
+@dataclass(frozen=True)
 class UpdateItem:
     id: str
     patch: Mapping[str, Any]
@@ -309,6 +321,14 @@ def _import(cmd: ImportItem, view: StateView, ctx: Context) -> Decision:
     return _create(create, view, ctx)
 
 
+def _if_imported(cmd: IfImported, view: StateView, ctx: Context) -> Decision:
+    held = view.get_item(cmd.item_id) if is_item_id(cmd.item_id) else None
+    if held is None or not isinstance(cmd.title, str) or not isinstance(cmd.content, str) or \
+            held.content_hash != content_hash(cmd.title.strip(), cmd.content):
+        raise Conflict(f"not applied: {cmd.item_id} was not imported from this line", id=cmd.item_id)
+    return decide(cmd.command, view, ctx)
+
+
 def _update(cmd: UpdateItem, view: StateView, ctx: Context) -> Decision:
     item = _live(view, cmd.id)
     patch = validate_patch(cmd.patch, item.type)
@@ -439,6 +459,7 @@ DECIDERS: dict[type, Callable[[Any, StateView, Context], Decision]] = {
     RecordRefusal: _refusal,
     RecordEmbedding: _embedding,
     ImportItem: _import,
+    IfImported: _if_imported,
 }
 
 

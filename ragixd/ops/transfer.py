@@ -60,14 +60,18 @@ def plan_import(args: dict[str, Any], caller: Caller) -> Plan:
         fields.setdefault("store", caller.default_store())
         commands.append(c.ImportItem(fields, trusted=caller.trust == "full"))
         kinds.append((n, "item"))
+        item_id = item.get("id", "")
+
+        def if_imported(command: Any) -> Any:  # nothing of a line answered conflict is applied
+            return c.IfImported(command, item_id, item.get("title", ""), item.get("content", ""))
         for link in item.get("links") or []:
             if isinstance(link, dict):
                 later.append((n, f"link to {link.get('to', '')}",
-                              c.CreateLink(item.get("id", ""), link.get("to", ""), link.get("rel", "related"))))
+                              if_imported(c.CreateLink(item_id, link.get("to", ""), link.get("rel", "related")))))
         if item.get("superseded_by"):
-            later.append((n, "supersession", c.SupersedeItem(item.get("id", ""), item["superseded_by"], "import")))
+            later.append((n, "supersession", if_imported(c.SupersedeItem(item_id, item["superseded_by"], "import"))))
         elif item.get("archived"):
-            later.append((n, "archive", c.ArchiveItem(item.get("id", ""), "import")))
+            later.append((n, "archive", if_imported(c.ArchiveItem(item_id, "import"))))
     commands.extend(cmd for _, _, cmd in later)
 
     def finish(results: list[Any]) -> dict[str, Any]:

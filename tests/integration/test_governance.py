@@ -324,3 +324,22 @@ def test_the_owner_lifts_a_quarantine_or_sets_an_expiry_with_ragixctl_update(dae
     assert "--expires-at" in capsys.readouterr().err
     assert ctl.main([*base, "update", item["id"], "--expires-at", "2999-01-01", "--no-expiry"]) == 2
     c.close()
+
+
+def test_an_import_line_in_conflict_does_not_archive_supersede_or_link_the_item_it_met(daemon):
+    c = daemon.client()
+    held = c.write(title="Runbook", content="Restart the queue with make restart.")
+    other = c.write(title="Other", content="Something else entirely.")
+    line = c.export()["lines"]
+    mine = next(ln for ln in line if ln["item"]["id"] == held["id"])
+    for extra in ({"archived": True}, {"superseded_by": other["id"]},
+                  {"links": [{"rel": "related", "to": other["id"]}]}):
+        changed = {**mine, "item": {**mine["item"], "content": "edited elsewhere", **extra}}
+        answer = check("import", c.call("import", {"lines": [changed]}))
+        assert answer["lines"][0]["status"] == "conflict" and answer["conflict"] == 1
+        item = c.read(held["id"])["items"][0]
+        assert not item["archived"] and item["superseded_by"] is None and item["links"] == [], extra
+    same = {**mine, "item": {**mine["item"], "archived": True}}  # the same text: its marks apply
+    assert check("import", c.call("import", {"lines": [same]}))["lines"][0]["status"] == "exists"
+    assert c.read(held["id"])["items"][0]["archived"]
+    c.close()
