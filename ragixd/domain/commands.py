@@ -241,7 +241,8 @@ GENERATED_ID_RE = re.compile(r"^MEM-[0-9a-f]{12,32}\Z")
 
 def _governed_view(fields: Mapping[str, Any], stored: Mapping[str, Any]) -> dict[str, Any]:
     """The fields as given (normalisation must not hide a secret) and, where they differ, the
-    tags as `stored` keeps them: lower-cased, `XOXB-…` would be kept as a token-shaped `xoxb-…`."""
+    tags as `stored` keeps them (as stored.tags): lower-cased, `XOXB-…` would be kept as a
+    token-shaped `xoxb-…`."""
     view = {k: fields[k] for k in GOVERNED_FIELDS if k in fields}
     item_id = fields.get("id")
     if isinstance(item_id, str) and not GENERATED_ID_RE.match(item_id):
@@ -249,7 +250,9 @@ def _governed_view(fields: Mapping[str, Any], stored: Mapping[str, Any]) -> dict
     given = list(view.get("tags") or ())
     lowered = [t for t in stored.get("tags") or () if t not in given]
     if lowered:
-        view["tags"] = given + lowered
+        # Read apart from the given ones: joined to them, a key split across two tags would be
+        # read run on into its own lower-cased halves, one token too long for its rule.
+        view["stored"] = {"tags": lowered}
     return view
 
 

@@ -109,6 +109,14 @@ def test_a_key_cut_between_title_and_content_is_refused_on_create_and_update(sto
     assert (head + tail).encode() not in _log_bytes(store)
 
 
+def test_a_key_split_across_two_tags_is_refused_beside_their_lower_cased_copies(store):
+    key = "AKIA" + "".join(secrets.choice("ABCDEFGHJKLMNPQRSTUVWXYZ234567") for _ in range(16))
+    result = store.run(c.CreateItem({"title": "aws creds", "content": "the deploy user",
+                                     "tags": [key[:10], key[10:]]}))
+    assert result["status"] == "refused"
+    assert key.lower()[:10].encode() not in _log_bytes(store)
+
+
 def test_tags_are_read_as_they_are_stored_lower_cased(store):
     # `XOXB-…` is no token shape, but tags are stored lower-cased: `xoxb-…` is one
     digits = "".join(secrets.choice("0123456789") for _ in range(25))
