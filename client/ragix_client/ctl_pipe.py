@@ -23,9 +23,9 @@ MAX_FILE_BYTES = 20 * 1024 * 1024
 
 
 def chunks(text: str, size: int = CHUNK_CHARS) -> Iterator[str]:
-    """Paragraph-aligned pieces of at most `size` characters; a longer paragraph is cut at
-    its last space or line break before the limit, so that a word — or a key the policy must
-    see whole — is not split across two chunks (cut hard only with no break in sight)."""
+    """Paragraph-aligned pieces of at most `size` characters; a longer paragraph is cut
+    before the limit where no word, key or name/value pair is split across two chunks (see
+    _break_before; cut hard only with no such place in its last half)."""
     current = ""
     for para in text.replace("\r\n", "\n").split("\n\n"):
         para = para.strip()
@@ -46,13 +46,40 @@ def chunks(text: str, size: int = CHUNK_CHARS) -> Iterator[str]:
         yield current
 
 
+# Characters a token (a key, a password, a word) is made of: never cut between two of them
+# when there is another place to cut.
+_TOKEN_CHARS = frozenset("_-+/=.%~")
+
+
 def _break_before(text: str, size: int) -> int:
-    """Where to cut `text` (longer than `size`): after its last whitespace within the last
-    quarter of the limit, else at the limit."""
-    for at in range(size, size * 3 // 4, -1):
-        if text[at - 1].isspace():
-            return at
-    return size
+    """Where to cut `text` (longer than `size`), so that no key, password or name/value pair
+    is split into halves the policy would each let through. In the last half of the limit,
+    in this order: after the last line break (a config line stays whole); after the last
+    space within the last quarter that ends a sentence, else that does not follow a name's
+    ':' or '=' (`password:` and its value stay together); after the last ',' or ';' (between
+    a minified file's pairs),
+    or ')', ']', '}' or '>'; before the token the limit falls in. At the limit only with none."""
+    low = size // 2
+    at = text.rfind("\n", low, size)
+    if at != -1:
+        return at + 1
+    for ends in (".!?", None):  # a sentence's end first: "my password is …" stays whole
+        for at in range(size, size * 3 // 4, -1):
+            if text[at - 1].isspace():
+                before = at - 1
+                while before > 0 and text[before - 1].isspace():
+                    before -= 1
+                last = text[before - 1:before]
+                if last not in (":", "=") and (ends is None or (last and last in ends)):
+                    return at
+    for separators in (",;", ")]}>"):
+        at = max(text.rfind(ch, low, size) for ch in separators)
+        if at != -1:
+            return at + 1
+    start = size
+    while start > low and (text[start - 1].isalnum() or text[start - 1] in _TOKEN_CHARS):
+        start -= 1
+    return start if start > low else size
 
 
 def source_files(sources: list[str], skipped: list[dict[str, Any]]) -> list[Path]:

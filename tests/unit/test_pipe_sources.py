@@ -79,3 +79,26 @@ def test_long_paragraphs_are_cut_between_words_never_inside_one():
     assert key in second and key not in first
     solid = "y" * 2500  # no break at all: cut at the limit
     assert [len(p) for p in ctl_pipe.chunks(solid, size=1000)] == [1000, 1000, 500]
+
+
+def _whole(key: str, parts: list[str]) -> bool:
+    return any(key in p for p in parts) and not any(key[:6] in p and key not in p for p in parts)
+
+
+@pytest.mark.parametrize("offset", range(0, 40, 3))
+def test_a_key_near_the_cut_stays_whole_in_minified_json_config_lines_and_prose(offset):
+    key = "AKIA" + "QZ7X" * 4
+    pairs = ",".join(f'"k{n}":"value{n}"' for n in range(120))
+    minified = "{" + pairs[:960 + offset] + f'","aws_access_key_id":"{key}","region":"eu-west-1"' + "}"
+    parts = list(ctl_pipe.chunks(minified, size=1000))
+    assert len(parts) > 1 and _whole(key, parts) and all(len(p) <= 1000 for p in parts)
+    # a config file with single line breaks: a name and its value are not parted
+    lines = "\n".join(f"option_{n}: value number {n}" for n in range(60))
+    config = lines[:970 + offset] + f"\ndb_password: {key}\nport: 5432"
+    parts = list(ctl_pipe.chunks(config, size=1000))
+    assert any(f"db_password: {key}" in p for p in parts)
+    # prose: the sentence holding the password stays whole
+    prose = ("The weekly deploy went fine and nobody was paged. " * 20)[:950 + offset]
+    prose += f" For the record my password is {key} until Friday. Then it rotates."
+    parts = list(ctl_pipe.chunks(prose, size=1000))
+    assert any(f"my password is {key}" in p for p in parts)
