@@ -16,7 +16,7 @@ from ..errors import Conflict, InvalidInput, NotFound, PolicyRejected
 from . import events as ev
 from .ids import is_item_id, new_item_id, not_an_item_id
 from .item import (
-    DEFAULT_STORE, LINK_RELS, MAX_USE_COUNT, TIERS, MemoryItem, apply_patch, build_item, check_not_blank,
+    DEFAULT_STORE, LINK_RELS, MAX_USE_COUNT, STORES, TIERS, MemoryItem, apply_patch, build_item, check_not_blank,
     normalize_time, patch_to_wire, validate_create, validate_patch,
 )
 from .clock import add_hours
@@ -64,6 +64,9 @@ class CreateItem:
     trusted: bool = True
     why_store: str = ""
     op: str = "write"
+    # The stores whose items the caller may name (its links' targets); None: every store. An
+    # item in another store is not found, as one that does not exist (no existence oracle).
+    sees: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -297,7 +300,8 @@ def _create(cmd: CreateItem, view: StateView, ctx: Context) -> Decision:
     elif view.exists(item_id):
         raise Conflict(f"item {item_id} already exists", id=item_id)
     for _rel, target in fields.get("links", ()):
-        _existing(view, target, "links")
+        if _existing(view, target, "links").store not in (cmd.sees if cmd.sees is not None else STORES):
+            raise NotFound(f"no item {target}", id=target)
     created_at = normalize_time(cmd.fields, "created_at") or ctx.ts
     item = build_item(item_id, fields, ctx.ts, created_at=created_at, digest=digest)
     result: dict[str, Any] = {"id": item_id, "status": "created"}

@@ -22,7 +22,7 @@ def _create(proposal: Proposal, caller: Caller, op: str) -> c.CreateItem:
     fields = dict(proposal.fields)
     fields.setdefault("store", caller.default_store())
     caller.check_store(str(fields["store"]).strip().lower())
-    return c.CreateItem(fields, trusted=False, why_store=proposal.why_store, op=op)
+    return c.CreateItem(fields, trusted=False, why_store=proposal.why_store, op=op, sees=caller.stores)
 
 
 def _summarise(entries: list[dict[str, Any]], results: list[Any]) -> dict[str, Any]:

@@ -84,7 +84,7 @@ def plan_write(args: dict[str, Any], caller: Caller) -> Plan:
     # The owner's direct write is trusted (soft blocks skipped); everyone else's is governed
     # as a proposal. Hard blocks (secrets, injection, size, provenance) apply to all.
     command = c.CreateItem(fields, dedup=args.get("dedup", True), trusted=caller.trust == "full",
-                           why_store=args.get("why_store", ""), op="write")
+                           why_store=args.get("why_store", ""), op="write", sees=caller.stores)
     return Plan([command], _first)
 
 

@@ -183,3 +183,26 @@ def test_a_quarantined_proposal_cannot_be_lifted_by_its_author(gated):
         inner.write(title="self-verified", content="trust me", validation="verified")
     assert owner.update(r["id"], patch={"validation": "verified"})["status"] == "updated"
     inner.close()
+
+
+def test_a_link_to_an_invisible_item_is_answered_as_one_to_no_item(gated):
+    """A write or a proposal linking to an item of a store the caller cannot see is answered as
+    one linking to an id that does not exist: no existence oracle, and nothing is linked."""
+    from ragixd.errors import NotFound
+    _daemon, owner, ids, client = gated
+    inner = client("inner")
+    ghost = "MEM-00000000deadbeef"
+    for target in (ids["private"], ghost):
+        with pytest.raises(NotFound) as err:
+            inner.write(title="linked", content=f"pointing at {target[-4:]}", store="shared",
+                        links=[{"rel": "related", "to": target}])
+        assert err.value.message == f"no item {target}"
+        answer = inner.propose(items=[{"title": "linked", "content": f"proposal to {target[-4:]}",
+                                       "store": "shared", "links": [{"rel": "related", "to": target}]}])
+        item = answer["items"][0]
+        assert item["status"] == "invalid" and item["error"] == f"no item {target}", item
+    assert owner.read(ids["private"])["items"][0]["links"] == []
+    visible = inner.write(title="linked", content="to a shared note", store="shared",
+                          links=[{"rel": "related", "to": ids["shared"]}])
+    assert owner.read(visible["id"])["items"][0]["links"] == [{"rel": "related", "to": ids["shared"]}]
+    inner.close()
