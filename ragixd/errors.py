@@ -7,7 +7,23 @@ published: the server sends the code, the client raises the same class again. Dr
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+
+_TIME_LIKE = re.compile(r"[0-9TZ:.+\- ]{1,40}")
+
+
+def shown(value: object) -> str:
+    """A value as an error message may name it: quoted when short and without digits (a typo
+    worth seeing, `'ltmm'`) or shaped like a time, else only its length. The caller's input
+    may be a key pasted into the wrong field, and error text is printed and kept in logs."""
+    if isinstance(value, str) and ((len(value) <= 24 and not any(ch.isdigit() for ch in value))
+                                   or _TIME_LIKE.fullmatch(value)):
+        return repr(value)
+    if isinstance(value, str):
+        return f"a value of {len(value)} characters"
+    return f"a {type(value).__name__}"
 
 
 class RagixError(Exception):

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Callable, Mapping, Protocol
 
-from ..errors import Conflict, InvalidInput, NotFound, PolicyRejected
+from ..errors import Conflict, InvalidInput, NotFound, PolicyRejected, shown
 from . import events as ev
 from .ids import is_item_id, new_item_id, not_an_item_id
 from .item import (
@@ -313,7 +313,7 @@ def _create(cmd: CreateItem, view: StateView, ctx: Context) -> Decision:
 def _import(cmd: ImportItem, view: StateView, ctx: Context) -> Decision:
     item_id = cmd.fields.get("id")
     if not is_item_id(item_id):
-        raise InvalidInput("id", f"an imported item needs an item id (MEM-…), got {item_id!r}")
+        raise InvalidInput("id", f"an imported item needs an item id (MEM-…), got {shown(item_id)}")
     existing = view.get_item(item_id)
     if existing is not None:
         title, content = cmd.fields.get("title", ""), cmd.fields.get("content", "")
@@ -413,7 +413,7 @@ def _link(cmd: CreateLink, view: StateView, ctx: Context) -> Decision:
     # As an item's own links read it: SUPPORTS is supports (an import line may hold anything).
     rel = cmd.rel.strip().lower() if isinstance(cmd.rel, str) else cmd.rel
     if rel not in LINK_RELS:
-        raise InvalidInput("rel", f"must be one of {', '.join(LINK_RELS)}; got {cmd.rel!r}")
+        raise InvalidInput("rel", f"must be one of {', '.join(LINK_RELS)}; got {shown(cmd.rel)}")
     src = _existing(view, cmd.src, "src")
     dst = _existing(view, cmd.dst, "dst")
     if src.id == dst.id:

@@ -10,7 +10,7 @@ from dataclasses import MISSING, dataclass, field
 from dataclasses import fields as dataclass_fields
 from typing import Any, Mapping
 
-from ..errors import InvalidInput
+from ..errors import InvalidInput, shown
 from . import clock
 from .encoding import content_hash
 from .ids import is_item_id
@@ -204,7 +204,7 @@ def _choice(fields: Mapping[str, Any], name: str, allowed: tuple[str, ...], defa
     value = _str(fields, name, 64, default) or default
     value = value.strip().lower()
     if value not in allowed:
-        raise InvalidInput(name, f"must be one of {', '.join(allowed)}; got {value!r}")
+        raise InvalidInput(name, f"must be one of {', '.join(allowed)}; got {shown(value)}")
     return value
 
 
@@ -266,7 +266,7 @@ def normalize_links(fields: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
         rel = _choice(entry, "rel", LINK_RELS, "related")
         to = entry.get("to")
         if not is_item_id(to):
-            raise InvalidInput("links", f"'to' must be an item id (MEM-…), got {to!r}")
+            raise InvalidInput("links", f"'to' must be an item id (MEM-…), got {shown(to)}")
         if (rel, to) not in out:
             out.append((rel, to))
     return tuple(out)
@@ -278,7 +278,8 @@ def normalize_provenance(fields: Mapping[str, Any]) -> Provenance:
         raise InvalidInput("provenance", "must be an object")
     unknown = set(value) - {"source_kind", "source_id", "chunk_ids", "content_hashes", "created_at"}
     if unknown:
-        raise InvalidInput("provenance", f"unknown keys: {', '.join(sorted(map(str, unknown)))}")
+        raise InvalidInput("provenance", f"unknown keys: {', '.join(sorted(map(shown, unknown)))} (known: "
+                                         "source_kind, source_id, chunk_ids, content_hashes, created_at)")
     source_id = _str(value, "source_id", MAX_SHORT)
     if source_id and not _visible(source_id):  # '' is how an item says it has none; spaces are a mistake
         raise InvalidInput("provenance.source_id", "is blank: give the source (e.g. notes.md:3), or leave it out")
@@ -308,7 +309,7 @@ def normalize_time(fields: Mapping[str, Any], name: str) -> str | None:
     try:
         return clock.normalize_ts(raw)
     except ValueError:
-        raise InvalidInput(name, f"is not an ISO-8601 timestamp: {raw!r}") from None
+        raise InvalidInput(name, f"is not an ISO-8601 timestamp: {shown(raw)}") from None
 
 
 def check_content(content: str, type_: str) -> None:

@@ -11,7 +11,7 @@ from ..domain import commands as c
 from ..domain.item import MemoryItem
 from ..domain.redact import redact_item
 from ..domain.trust import Caller
-from ..errors import Forbidden, RagixError
+from ..errors import Forbidden, RagixError, shown
 from ..store.filters import Filters
 from ..store import queries
 from .handlers import Plan, QueryContext
@@ -53,7 +53,7 @@ def plan_import(args: dict[str, Any], caller: Caller) -> Plan:
             kinds.append((n, "a line needs an 'item' object"))
             continue
         if line.get("format", FORMAT) != FORMAT:
-            kinds.append((n, f"format {line.get('format')!r} is not {FORMAT!r}"))
+            kinds.append((n, f"format {shown(line.get('format'))} is not {FORMAT!r}"))
             continue
         secrecy[n] = str(line.get("secrecy", "S3"))
         fields = _fields(item)

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..domain import clock
 from ..domain.item import MAX_TAGS, STORES, TIERS
-from ..errors import InvalidInput
+from ..errors import InvalidInput, shown
 
 # Values one filter may list: each is a bound SQL variable, and each tag one more EXISTS term,
 # so thousands made SQL that SQLite refuses to run (too many variables, an expression tree too
@@ -99,7 +99,7 @@ def _names(args: Mapping[str, Any], key: str, allowed: tuple[str, ...] | None = 
     if allowed is not None:
         bad = [v for v in names if v not in allowed]
         if bad:
-            raise InvalidInput(key, f"unknown value {bad[0]!r}; expected one of {', '.join(allowed)}")
+            raise InvalidInput(key, f"unknown value {shown(bad[0])}; expected one of {', '.join(allowed)}")
     return names
 
 
@@ -112,7 +112,7 @@ def _time(args: Mapping[str, Any], key: str) -> str | None:
     try:
         return clock.normalize_ts(value)
     except ValueError:
-        raise InvalidInput(key, f"is not an ISO-8601 timestamp: {value!r}") from None
+        raise InvalidInput(key, f"is not an ISO-8601 timestamp: {shown(value)}") from None
 
 
 def filters_from_args(args: Mapping[str, Any]) -> Filters:

@@ -208,7 +208,7 @@ def test_import_names_the_file_line_and_the_reason_of_each_problem(daemon, tmp_p
     code, out, _ = run(daemon, capsys, "import", str(path))
     assert code == 1 and "created 1" in out  # lines were left out: not a success
     assert "line 3: refused:" in out and "(no reason given)" not in out
-    assert "line 4: invalid: format 'other/9'" in out
+    assert "line 4: invalid: format a value of 7 characters is not 'ragix-export/1'" in out
     code, out, _ = run(daemon, capsys, "--json", "import", str(path))
     problems = {p["line"]: p["status"] for p in json.loads(out)["problems"]}
     assert problems == {3: "refused", 4: "invalid"} and code == 1

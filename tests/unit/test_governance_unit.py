@@ -3,6 +3,8 @@ but an identifier a caller makes up is read like any other text."""
 
 import secrets
 
+import pytest
+
 from ragixd.domain import commands as c
 
 
@@ -128,3 +130,15 @@ def test_tags_are_read_as_they_are_stored_lower_cased(store):
     assert store.run(c.UpdateItem(item_id, {"tags": ["Ops", token.upper()]}))["status"] == "refused"
     assert store.get(item_id).tags == ("ops",)
     assert token.encode() not in _log_bytes(store) and token.upper().encode() not in _log_bytes(store)
+
+
+def test_an_invalid_value_is_not_repeated_in_its_error_when_it_could_be_a_key(store):
+    from ragixd.errors import InvalidInput, shown
+    token = "ghp_" + "".join(secrets.choice("abcdefghijkmnopqrstuvwxyz23456789") for _ in range(36))
+    assert shown("ltmm") == "'ltmm'" and shown("2024-13-45T10:00") == "'2024-13-45T10:00'"
+    assert shown(token) == "a value of 40 characters" and shown("hunter22") == "a value of 8 characters"
+    for fields in ({"tier": token}, {"validation": token}, {"expires_at": token},
+                   {"links": [{"rel": token, "to": "MEM-abcdef01"}]}, {"provenance": {token: "x"}}):
+        with pytest.raises(InvalidInput) as err:
+            store.run(c.CreateItem({"title": "t", "content": "c", **fields}))
+        assert token not in err.value.message and token.lower() not in err.value.message, fields
