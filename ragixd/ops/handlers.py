@@ -14,7 +14,7 @@ import apsw
 
 from ..domain import commands as c
 from ..domain.trust import Caller
-from ..errors import Forbidden, PolicyRejected, RagixError, Unavailable
+from ..errors import Forbidden, NotFound, PolicyRejected, RagixError, Unavailable
 from ..memory import no_embedder
 from ..store import log, queries
 from ..store.filters import Filters, filters_from_args
@@ -55,6 +55,16 @@ def _visible(caller: Caller, include_archived: bool = True) -> Filters:
 def _require_visible(conn: apsw.Connection, caller: Caller, item_id: str) -> None:
     """Not found unless the caller may see the item (no existence oracle)."""
     queries.get_item(conn, item_id, _visible(caller))
+
+
+def withheld_from(q: QueryContext) -> Callable[[Any], bool]:
+    """Whether an item is kept from this caller: below full trust, one the current policy
+    would refuse (stored before a rule existed) is withheld as recall withholds it from every
+    prompt; the owner still reads, searches and exports it, to correct or archive it."""
+    guard = q.extra.get("recall_guard")
+    if guard is None or q.caller.trust == "full":
+        return lambda item: False
+    return lambda item: not guard.admits(item)
 
 
 # -- writes --------------------------------------------------------------------------------
@@ -135,7 +145,8 @@ def check_touched(conn: apsw.Connection, op: str, args: dict[str, Any], caller: 
 # -- reads ---------------------------------------------------------------------------------
 
 def query_read(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
-    items = queries.get_items(q.conn, list(args["ids"]), _visible(q.caller))
+    withheld = withheld_from(q)
+    items = [i for i in queries.get_items(q.conn, list(args["ids"]), _visible(q.caller)) if not withheld(i)]
     return {"items": [i.to_dict() for i in items], "count": len(items)}
 
 
@@ -175,6 +186,8 @@ class _Hit:
 
 def query_search(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
     hits, used, fallback = _hybrid(q, args, args.get("k", 10))
+    withheld = withheld_from(q)
+    hits = [h for h in hits if not withheld(h.item)]
     items = [{"id": h.item.id, "title": h.item.title, "score": round(h.score, 6), "tier": h.item.tier,
               "type": h.item.type, "tags": list(h.item.tags), "item": h.item.to_dict()} for h in hits]
     answer = {"items": items, "count": len(items), "mode": used}
@@ -203,13 +216,16 @@ def query_embedders(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
 
 def query_timeline(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
     window = {k: v for k, v in args.items() if k not in ("before", "after")}
-    items = queries.timeline(q.conn, args["anchor"], args.get("before", 5), args.get("after", 5),
-                             search_filters(window, q.caller))
+    withheld = withheld_from(q)
+    items = [i for i in queries.timeline(q.conn, args["anchor"], args.get("before", 5), args.get("after", 5),
+                                         search_filters(window, q.caller)) if not withheld(i)]
     return {"items": [i.to_dict() for i in items], "count": len(items)}
 
 
 def query_history(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
     _require_visible(q.conn, q.caller, args["id"])
+    if withheld_from(q)(queries.get_item(q.conn, args["id"], _visible(q.caller))):
+        raise NotFound(f"no item {args['id']}", id=args["id"])
     return {"id": args["id"], "revisions": queries.history(q.conn, args["id"])}
 
 

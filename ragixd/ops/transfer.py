@@ -14,7 +14,7 @@ from ..domain.trust import Caller
 from ..errors import Forbidden, RagixError, shown
 from ..store.filters import Filters
 from ..store import queries
-from .handlers import Plan, QueryContext
+from .handlers import Plan, QueryContext, withheld_from
 
 FORMAT = "ragix-export/1"
 # What an import takes from a line; counters and updated_at are the importing store's own.
@@ -27,7 +27,9 @@ def query_export(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
     limit = args.get("limit", 500)
     f = Filters(include_archived=args.get("include_archived", False), visible_stores=q.caller.stores)
     page = queries.items_after(q.conn, args.get("after", 0), limit, f)
-    lines = [{"format": FORMAT, "secrecy": tier, "item": redact_item(item.to_dict(), tier)} for _, item in page]
+    withheld = withheld_from(q)
+    lines = [{"format": FORMAT, "secrecy": tier, "item": redact_item(item.to_dict(), tier)}
+             for _, item in page if not withheld(item)]
     return {"lines": lines, "next": page[-1][0] if len(page) == limit else None, "tier": tier}
 
 
