@@ -117,18 +117,45 @@ def import_(c: Client, ns) -> tuple[Any, str]:
             raise InvalidInput("file", f"line {n} is not JSON: {e}") from None
         numbers.append(n)
     totals = dict.fromkeys(IMPORT_COUNTS, 0)  # all said, an empty file's zeros too
-    details = []
+    details: list[dict[str, Any]] = []
+    # The items first, then what points from one to another (links, supersessions, archive
+    # marks) once every item of the file is in: a link to a line in a later batch would
+    # otherwise find no item, and the import would depend on the order of the file.
+    items = [_without_follow_ups(line) for line in lines]
+    statuses: list[str] = []
     drawn = Redraw()  # a large export takes a while to import: where it is, on a terminal
     try:
-        for start in range(0, len(lines), BATCH):
+        for start in range(0, len(items), BATCH):
             drawn.show(f"import: line {numbers[start]:,} of {numbers[-1]:,}")
-            r = c.call("import", {"lines": lines[start:start + BATCH]})
+            r = c.call("import", {"lines": items[start:start + BATCH]})
             _add_up(r, start, numbers, totals, details)
+            statuses += [d["status"] for d in r["lines"]]
+        again = [i for i, (line, item) in enumerate(zip(lines, items))
+                 if line is not item and statuses[i] in ("created", "exists")]
+        for start in range(0, len(again), BATCH):
+            chosen = again[start:start + BATCH]
+            drawn.show(f"import: links and marks, line {numbers[chosen[0]]:,} of {numbers[-1]:,}")
+            r = c.call("import", {"lines": [lines[i] for i in chosen]})
+            details.extend({**d, "status": statuses[chosen[d["line"]]], "line": numbers[chosen[d["line"]]]}
+                           for d in r["lines"] if d.get("notes"))
     finally:
         drawn.clear()
+    details.sort(key=lambda d: d["line"])
     text = ", ".join(f"{k} {v}" for k, v in totals.items())
     text += "".join(f"\n  line {d['line']}: {d['status']}: {_why(d)}" for d in details[:50])
     return {**totals, "problems": details}, text
+
+
+_FOLLOW_UPS = ("links", "superseded_by", "archived")
+
+
+def _without_follow_ups(line: Any) -> Any:
+    """The line with its item alone (no links, supersession or archive mark), or the line
+    itself when it has none of these (or is not an item line: the daemon says why)."""
+    item = line.get("item") if isinstance(line, dict) else None
+    if not isinstance(item, dict) or not any(item.get(k) for k in _FOLLOW_UPS):
+        return line
+    return {**line, "item": {k: v for k, v in item.items() if k not in _FOLLOW_UPS}}
 
 
 def _add_up(r: dict[str, Any], start: int, numbers: list[int], totals: dict[str, int],

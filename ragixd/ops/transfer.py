@@ -72,7 +72,7 @@ def plan_import(args: dict[str, Any], caller: Caller) -> Plan:
                               if_imported(c.CreateLink(item_id, link.get("to", ""), link.get("rel", "related")))))
         if item.get("superseded_by"):
             later.append((n, "supersession", if_imported(c.SupersedeItem(item_id, item["superseded_by"], "import"))))
-        elif item.get("archived"):
+        if item.get("archived"):  # archived even when its supersession cannot be made
             later.append((n, "archive", if_imported(c.ArchiveItem(item_id, "import"))))
     commands.extend(cmd for _, _, cmd in later)
 

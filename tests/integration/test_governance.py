@@ -343,3 +343,29 @@ def test_an_import_line_in_conflict_does_not_archive_supersede_or_link_the_item_
     assert check("import", c.call("import", {"lines": [same]}))["lines"][0]["status"] == "exists"
     assert c.read(held["id"])["items"][0]["archived"]
     c.close()
+
+
+def test_an_import_makes_links_and_supersessions_to_lines_in_later_batches(daemon, tmp_path, capsys):
+    """ragixctl sends an import in batches of lines: what points from one item to another is
+    made once every item of the file is in, whatever the order of the lines."""
+    base = "MEM-7e570000000"
+
+    def line(i, **extra):
+        return json.dumps({"format": "ragix-export/1", "secrecy": "S3", "item": {
+            "id": f"{base}{i:05d}", "title": f"batch item {i}", "content": f"content of batch item {i}", **extra}})
+    rows = [line(1, links=[{"rel": "supports", "to": f"{base}00601"}]),
+            line(2, superseded_by=f"{base}00602", archived=True), line(3, archived=True),
+            *[line(i) for i in range(4, 601)], line(601), line(602)]
+    dump = tmp_path / "batches.jsonl"
+    dump.write_text("\n".join(rows) + "\n")
+    assert ctl.main(["--endpoint", daemon.endpoint, "--json", "import", str(dump)]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["created"] == 602 and answer["problems"] == []
+    c = daemon.client()
+    first, second, third = c.read(f"{base}00001", f"{base}00002", f"{base}00003")["items"]
+    assert first["links"] == [{"rel": "supports", "to": f"{base}00601"}]
+    assert second["superseded_by"] == f"{base}00602" and second["archived"] and third["archived"]
+    assert ctl.main(["--endpoint", daemon.endpoint, "--json", "import", str(dump)]) == 0  # idempotent
+    assert json.loads(capsys.readouterr().out)["exists"] == 602
+    assert c.read(f"{base}00001")["items"][0]["links"] == first["links"]
+    c.close()
