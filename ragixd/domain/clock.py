@@ -26,7 +26,12 @@ def parse_ts(value: str) -> datetime:
 
 
 def normalize_ts(value: str) -> str:
-    return format_ts(parse_ts(value))
+    """`value` in the stored form; ValueError for one that is not a time, or is out of range
+    once in UTC (9999-12-31T23:00-05:00 would overflow the year)."""
+    try:
+        return format_ts(parse_ts(value))
+    except OverflowError:
+        raise ValueError(f"time out of range: {value!r}") from None
 
 
 def add_hours(ts: str, hours: float) -> str:

@@ -142,8 +142,8 @@ class Store:
         except RagixError as err:
             out.results.append(err)
             return head
-        except (apsw.Error, KeyError, TypeError, ValueError, AttributeError) as err:
-            out.results.append(StoreError(f"command failed: {err}"))
+        except Exception as err:  # noqa: BLE001 - deciding writes nothing: one bad command fails alone
+            out.results.append(StoreError(f"command failed: {type(err).__name__}: {err}"))
             return head
         try:
             if isolate:
@@ -151,7 +151,7 @@ class Store:
                     events, new_head = self._append(conn, head, decision, ctx, actor)
             else:
                 events, new_head = self._append(conn, head, decision, ctx, actor)
-        except (apsw.Error, KeyError, TypeError, ValueError, AttributeError) as err:
+        except Exception as err:  # noqa: BLE001 - the group is run again, each command isolated
             if not isolate:
                 raise _ApplyFailed() from err
             out.results.append(StoreError(f"command failed: {err}"))

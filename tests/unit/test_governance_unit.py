@@ -142,3 +142,19 @@ def test_an_invalid_value_is_not_repeated_in_its_error_when_it_could_be_a_key(st
         with pytest.raises(InvalidInput) as err:
             store.run(c.CreateItem({"title": "t", "content": "c", **fields}))
         assert token not in err.value.message and token.lower() not in err.value.message, fields
+
+
+@pytest.mark.parametrize("field, value", [("expires_at", "9999-12-31T23:00:00-05:00"),
+                                          ("created_at", "0001-01-01T00:00:00+01:00")])
+def test_a_time_out_of_range_is_invalid_input_and_spoils_nothing_else_in_its_group(store, field, value):
+    from ragixd.errors import InvalidInput
+    from ragixd.store.filters import filters_from_args
+    bad = c.ImportItem({"id": "MEM-" + secrets.token_hex(8), "title": "t", "content": "c", field: value}) \
+        if field == "created_at" else c.CreateItem({"title": "t", "content": "c", field: value})
+    group = store.execute([c.CreateItem({"title": "before", "content": "fine"}), bad,
+                           c.CreateItem({"title": "after", "content": "fine too"})])
+    first, middle, last = group.results
+    assert isinstance(middle, InvalidInput) and middle.field == field
+    assert first["status"] == last["status"] == "created"
+    with pytest.raises(InvalidInput):
+        filters_from_args({"after": value})
