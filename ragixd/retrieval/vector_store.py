@@ -49,6 +49,16 @@ def _safe_name(model: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in model)
 
 
+def _in_log(conn: apsw.Connection, seq: int, event_hash: str) -> bool:
+    """Whether a checkpoint at `seq` (with its event's hash, when the sidecar has one) is of
+    this log: a seq past the head, or another event there, means the index was saved from a
+    log that is not this one, and it is rebuilt instead of trusted."""
+    if seq == 0:
+        return True
+    row = conn.execute("SELECT hash FROM memory_events WHERE seq = ?", (seq,)).fetchone()
+    return row is not None and (not event_hash or row[0] == event_hash)
+
+
 class VectorStore:
     def __init__(self, directory: Path, checkpoint_every_s: float = 30.0, layout: str = "auto") -> None:
         if layout not in LAYOUTS:
@@ -57,6 +67,7 @@ class VectorStore:
         self.directory = Path(directory)
         self.indexes: dict[str, VectorIndex] = {}
         self.seq = 0
+        self.seq_hash = ""  # the hash of the log's event at seq, kept in each checkpoint
         self.checkpoint_every_s = checkpoint_every_s
         self._last_save = time.monotonic()
         self._lock = threading.RLock()
@@ -92,6 +103,8 @@ class VectorStore:
         for model, dimension in models:
             index = self._index(model, dimension)
             checkpoint = index.load()
+            if checkpoint is not None and not _in_log(conn, checkpoint, index.checkpoint_hash):
+                checkpoint = None  # saved from another log: one restored from a backup, or cut short
             if checkpoint is None:
                 index.clear()
                 checkpoint = 0
@@ -109,7 +122,7 @@ class VectorStore:
         `progress` hears ("vectors", seq reached, head seq) after each batch."""
         count = 0
         batch: list[Event] = []
-        head = log.head(conn).seq
+        head, head_hash = log.head(conn).seq, log.head(conn).hash
         for event in log.read(conn, self.seq):
             if event.type in (ev.ITEM_EMBEDDED, *REMOVING):
                 batch.append(event)
@@ -119,7 +132,7 @@ class VectorStore:
                 if progress:
                     progress("vectors", event.seq, head)
         count += self._apply(conn, batch, loaded)
-        self.seq = head
+        self.seq, self.seq_hash = head, head_hash
         if progress:
             progress("vectors", head, head)
         return count
@@ -131,8 +144,8 @@ class VectorStore:
         relevant = [e for e in events if e.type in (ev.ITEM_EMBEDDED, *REMOVING)]
         with self._lock:
             self._apply(conn, relevant)
-            if events:
-                self.seq = max(self.seq, events[-1].seq)
+            if events and events[-1].seq >= self.seq:
+                self.seq, self.seq_hash = events[-1].seq, events[-1].hash
         if time.monotonic() - self._last_save > self.checkpoint_every_s:
             self.save()
 
@@ -170,7 +183,7 @@ class VectorStore:
         with self._lock:
             for index in self.indexes.values():
                 try:
-                    index.save(self.seq)
+                    index.save(self.seq, self.seq_hash)
                 except Exception:  # a failed checkpoint only costs a longer catch-up
                     logger.exception("vectors.save_failed", model=index.model)
             self._last_save = time.monotonic()
@@ -180,7 +193,7 @@ class VectorStore:
         with self._lock:
             for index in self.indexes.values():
                 index.clear()
-            self.seq = 0
+            self.seq, self.seq_hash = 0, ""
 
     # -- reading -----------------------------------------------------------------------------
 

@@ -90,6 +90,7 @@ class VectorIndex:
         self.path = Path(path)
         self.dimension = dimension
         self.model = model
+        self.checkpoint_hash = ""  # the log event's hash the last loaded checkpoint names
         self._params = {
             "ndim": dimension,
             "metric": metric,
@@ -200,16 +201,18 @@ class VectorIndex:
             return []
         return exact_search(np.stack([v for _, v in present]), query, k, np.array([key for key, _ in present]))
 
-    def save(self, checkpoint_seq: int) -> None:
-        """Write the index and its sidecar atomically; the sidecar names the checkpoint seq.
+    def save(self, checkpoint_seq: int, event_hash: str = "") -> None:
+        """Write the index and its sidecar atomically; the sidecar names the checkpoint seq
+        and the hash of the log's event at that seq (so a log restored from a backup, or one
+        that lost its last commits, is not taken for the one the index was saved from).
 
         The index file is replaced first, then the sidecar: a crash in between leaves a sidecar
         whose checksum no longer matches, which load() reports as "rebuild".
         """
         with self._save_lock:
-            self._save(int(checkpoint_seq))
+            self._save(int(checkpoint_seq), event_hash)
 
-    def _save(self, seq: int) -> None:
+    def _save(self, seq: int, event_hash: str = "") -> None:
         tmp = self.path.with_name(self.path.name + ".tmp")
         side_tmp = self.sidecar_path.with_name(self.sidecar_path.name + ".tmp")
         try:
@@ -229,6 +232,7 @@ class VectorIndex:
                 "dtype": dtype,
                 "count": count,
                 "seq": seq,
+                "event_hash": event_hash,
                 "size": len(blob),
                 "checksum": _checksum(blob),
             }
@@ -265,6 +269,7 @@ class VectorIndex:
             return None
         with self._change_lock, self._lock:
             self._index = fresh
+        self.checkpoint_hash = meta.get("event_hash") or ""  # "" in sidecars older than it
         return int(meta["seq"])
 
     def _restore(self, blob: bytes) -> Index | FlatVectors | ScanVectors | None:
