@@ -21,6 +21,7 @@ from .notify import Notifier
 from .server import Server
 from .domain.policy import Policy, PolicyConfig, native
 from .memory import Memory
+from .store.store import remove_verify_leftovers
 from .native_cache import DirectoryCache
 from .retrieval.hybrid import RecallConfig
 from .retrieval.vector_store import layout_from_mapping
@@ -85,6 +86,9 @@ def run(settings: config.Settings, notifier: Notifier, flags: dict) -> None:
     except ConfigError:
         home_lock.release()
         raise
+    leftovers = remove_verify_leftovers(settings.home)  # a verify cut short by a crash
+    if leftovers:
+        log.info("daemon.removed_verify_leftovers", files=leftovers)
     # Opening replays what the projections and the vector index have not seen (all of it after
     # a crash during a rebuild): minutes on a large log, so systemd is asked for more time.
     # numba keeps the vector scan's compiled loops here (vectors/kernels.py), a directory the

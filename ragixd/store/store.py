@@ -403,9 +403,25 @@ def dump_projections(conn: apsw.Connection) -> dict[str, list[tuple]]:
     return out
 
 
+VERIFY_PREFIX = ".verify-"  # the scratch database of a verify's replay, beside the store
+
+
+def remove_verify_leftovers(home: Path) -> list[str]:
+    """Delete the scratch databases a verify cut short (the daemon killed during it) left in
+    `home`; the names removed. Only for the one process that owns the home (its lock held)."""
+    removed = []
+    for leftover in home.glob(VERIFY_PREFIX + "*.db*"):
+        try:
+            leftover.unlink()
+            removed.append(leftover.name)
+        except OSError:
+            pass
+    return removed
+
+
 def compare_with_replay(conn: apsw.Connection, workdir: Path, progress: log.Progress | None = None) -> list[str]:
     """Names of projection tables whose live rows differ from a replay of the log."""
-    fd, tmp = tempfile.mkstemp(prefix=".verify-", suffix=".db", dir=workdir)
+    fd, tmp = tempfile.mkstemp(prefix=VERIFY_PREFIX, suffix=".db", dir=workdir)
     os.close(fd)
     try:
         fresh = apsw.Connection(tmp)

@@ -323,3 +323,17 @@ def test_writes_a_client_pipelines_commit_in_the_order_sent_some_on_the_loop_thr
     assert [item["title"] for item in items] == [f"piped {i}" for i in range(sent)]
     assert c.verify()["ok"]
     c.close()
+
+
+def test_a_start_removes_the_scratch_database_of_a_verify_cut_short(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    for name in (".verify-abc123.db", ".verify-abc123.db-journal", "notes.verify-keep.db"):
+        (home / name).write_bytes(b"left by a daemon killed during verify")
+    d = Daemon(home).start()
+    try:
+        assert not (home / ".verify-abc123.db").exists() and not (home / ".verify-abc123.db-journal").exists()
+        assert (home / "notes.verify-keep.db").exists()  # not one of ours
+        assert d.client().verify()["ok"]
+    finally:
+        d.stop()
