@@ -14,6 +14,8 @@ import sys
 import time
 from pathlib import Path
 
+import apsw
+
 from . import __version__, config, logs, paths
 from .errors import ConfigError, RagixError
 from .lockfile import LockFile
@@ -95,10 +97,7 @@ def run(settings: config.Settings, notifier: Notifier, flags: dict) -> None:
     # systemd unit leaves writable.
     os.environ.setdefault("NUMBA_CACHE_DIR", str(paths.cache_dir() / "numba"))
     with notifier.extending():
-        memory = Memory(settings.home, synchronous=settings.synchronous, embedders=settings.embedders,
-                        recall=RecallConfig.from_mapping(settings.recall),
-                        policy=Policy(PolicyConfig.from_dict(settings.policy)),
-                        vector_layout=layout_from_mapping(dict(settings.vectors)))
+        memory = _open_memory(settings)
         # Before READY, so the first write does not pay for compiling the policy's native
         # prefilter; compiled databases are kept in the cache directory for the next start.
         cache = DirectoryCache(paths.cache_dir() / "policy")
@@ -147,6 +146,23 @@ def run(settings: config.Settings, notifier: Notifier, flags: dict) -> None:
             endpoint_lock.release()
         home_lock.release()
         log.info("daemon.stopped")
+
+
+def _open_memory(settings: config.Settings) -> Memory:
+    """The home's Memory, or one line saying why it cannot be opened (a file where a
+    directory of it should be, a database on a read-only mount), not a traceback."""
+    try:
+        return Memory(settings.home, synchronous=settings.synchronous, embedders=settings.embedders,
+                      recall=RecallConfig.from_mapping(settings.recall),
+                      policy=Policy(PolicyConfig.from_dict(settings.policy)),
+                      vector_layout=layout_from_mapping(dict(settings.vectors)))
+    except OSError as err:
+        where = f" ({err.filename})" if err.filename else ""
+        raise ConfigError(f"home {settings.home}: cannot open it: {err.strerror or err}{where}",
+                          path=str(settings.home)) from None
+    except apsw.Error as err:
+        raise ConfigError(f"home {settings.home}: cannot open its database: {err}",
+                          path=str(settings.home)) from None
 
 
 def _reload(server: Server, flags: dict, notifier: Notifier) -> None:

@@ -6,6 +6,7 @@ import signal
 import threading
 import time
 from contextlib import contextmanager
+from pathlib import Path
 
 import msgpack
 import pytest
@@ -337,3 +338,21 @@ def test_a_start_removes_the_scratch_database_of_a_verify_cut_short(tmp_path):
         assert d.client().verify()["ok"]
     finally:
         d.stop()
+
+
+def test_a_home_whose_vectors_directory_is_a_file_stops_the_start_with_one_line(tmp_path):
+    import subprocess
+    import sys
+    import shutil
+    home = tmp_path / "home"
+    d = Daemon(home).start()
+    d.client().write(title="with a vector", content="so the index is opened at the next start")
+    d.stop()
+    shutil.rmtree(home / "vectors")
+    (home / "vectors").write_text("not a directory")
+    env = {"RAGIX_HOME": str(home), "RAGIX_ENDPOINT": f"ipc://{tmp_path}/s.sock",
+           "XDG_CONFIG_HOME": str(tmp_path / "config"), "PATH": "/usr/bin:/bin"}
+    proc = subprocess.run([sys.executable, "-m", "ragixd.daemon"], env=env, capture_output=True, text=True,
+                          timeout=120, cwd=Path(__file__).resolve().parents[2])
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert f"ragixd: home {home}: cannot open it:" in proc.stderr and "vectors" in proc.stderr
