@@ -253,7 +253,8 @@ def test_any_text_and_any_tool_calls_never_raise(text, raw_calls):
     assert CLOSE.lower() not in result.cleaned_text.lower()
     assert len(result.proposals) <= MAX_PROPOSALS
     for p in result.proposals:
-        assert isinstance(p.fields["title"], str) and p.fields["title"].strip()
+        # either may be empty, as in a write (the create command refuses both blank)
+        assert isinstance(p.fields["title"], str) and isinstance(p.fields["content"], str)
     for e in result.errors:
         assert e["source"] in ("block", "tool", "answer") and isinstance(e["error"], str)
 

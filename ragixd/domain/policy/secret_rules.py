@@ -149,6 +149,26 @@ def _accept_curl_user(match: re.Match[str]) -> bool:
     return looks_like_password(password) or looks_random(password)
 
 
+# A password given to a command on its command line: `sshpass -p`, mysql's `-pPASSWORD`,
+# `docker login -p`, `redis-cli -a`, SQL's `IDENTIFIED BY '…'`, and a .pgpass line
+# (host:port:database:user:password). The command or keyword anchors each form, so that a
+# flag of another tool (`grep -p`, `ls -a`) is never read as one.
+_COMMAND_PASSWORD = re.compile(
+    r"(?im)(?:\bsshpass\s+-p\s*[\"']?(?P<a>[^\s\"']{3,128})"
+    r"|\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n|;&]{0,160}?\s-p(?P<b>[^\s\"'\-][^\s\"']{2,127})"
+    r"|\bdocker\s+login\b[^\n|;&]{0,160}?\s(?:-p|--password)(?:\s+|=)[\"']?(?P<c>[^\s\"'\-][^\s\"']{2,127})"
+    r"|\bredis-cli\b[^\n|;&]{0,160}?\s(?:-a|--pass)\s+[\"']?(?P<d>[^\s\"'\-][^\s\"']{2,127})"
+    r"|\bidentified\s+(?:with\s+\w+\s+)?by\s+(?:password\s+)?'(?P<e>[^'\n]{3,128})'"
+    r"|^[ \t]*[\w.\-*]+:(?:\d{2,5}|\*):[\w.\-*]+:[\w.\-*]+:(?P<f>\S{3,128})[ \t]*$)")
+
+
+def _accept_command_password(match: re.Match[str]) -> bool:
+    password = next(v for v in match.groups() if v is not None)
+    if password.startswith(("$", "%", "<", "{")) or is_placeholder(password):
+        return False  # $PGPASSWORD, %PASS%, <password>, {{ secret }}: a reference, not the value
+    return looks_like_password(password) or looks_random(password)
+
+
 def _accept_aws_secret(match: re.Match[str]) -> bool:
     before = match.string[max(0, match.start() - 160):match.start()].lower()
     return ("aws" in before or "secret" in before) and looks_random(match.group("body"), 40)
@@ -308,6 +328,11 @@ def structural_rules() -> list[Rule]:
         Rule(id="secret.curl_basic_auth", kind=SECRET, family="db_or_url_credentials",
              description="contains a user:password pair passed on a command line",
              pattern=_CURL_USER, accept=_accept_curl_user, needles=("-u ", "--user"), view="text"),
+        Rule(id="secret.command_line_password", kind=SECRET, family="generic_password_or_key",
+             description="gives a password to a command on its command line (sshpass, mysql, docker "
+                         "login, redis-cli), in SQL's IDENTIFIED BY, or on a .pgpass line",
+             pattern=_COMMAND_PASSWORD, accept=_accept_command_password,
+             needles=("sshpass", "mysql", "mariadb", "docker", "redis-cli", "identified", ":"), view="text"),
         Rule(id="secret.aws_secret_access_key", kind=SECRET, family="aws",
              description="contains an AWS secret access key", pattern=_AWS_SECRET,
              accept=_accept_aws_secret, needles=("aws", "secret"), view="text"),
