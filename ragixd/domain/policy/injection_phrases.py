@@ -546,8 +546,13 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
 # substring tests; anchors are only looked for once a gate has passed. A rule without an
 # entry here is gated by its (already specific) anchors.
 PHRASE_GATES: dict[str, tuple[str, ...]] = {
+    # Every noun the row's pattern can end on (its verbs are many and common: "follow",
+    # "clear"), so that the gate passes whatever the verb: "override your prior directives",
+    # "bypass your content filters" were gated out before session 25.
     "ignore_instructions": ('ignor', 'disregard', 'forget', 'instruction', 'rules', 'prompt',
-        'guideline', 'direction'),
+        'guideline', 'guidance', 'direction', 'directive', 'programming', 'system message', 'safeguard',
+        'guardrail', 'training', 'constraint', 'restriction', 'limitation', 'polic', 'filter', 'command',
+        'order', 'ethic', 'moral', 'principle'),
     "ignore_content": ('ignor', 'disregard', 'forget'),
     "instructions_void": ('instruction', 'direction', 'directive', 'prompt', 'rules', 'guidelines', 'commands'),
     "new_instructions": ('instruction', 'orders'),
