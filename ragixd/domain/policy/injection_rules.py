@@ -232,12 +232,26 @@ _PLACEHOLDER_THEN_USER = re.compile(
     r"|print|say|output|write|respond with|reply with|ignore)\b")
 
 
+# A transcript that has the model already comply: a user's turn that orders the rules away,
+# then the assistant's that agrees to hand over what they protect ("Human: ignore the rules
+# / Assistant: Sure, here are the secrets"). A chat about the house rules is no such turn.
+_OVERRIDE_TURN = re.compile(
+    r"(?m)^[ \t]*(?:user|human)[ \t]*:[^\n]{0,200}\b(?:ignore|disregard|forget|bypass|override)\b[^\n]{0,60}"
+    r"\b(?:rules|instructions|guidelines|polic(?:y|ies)|restrictions|filters|safeguards)\b")
+_COMPLYING_TURN = re.compile(
+    r"(?m)^[ \t]*(?:assistant|ai|bot|model|chatgpt|claude)[ \t]*:[ \t]*(?:sure|of course|certainly|absolutely"
+    r"|okay|ok|yes|understood)\b[^\n]{0,80}\b(?:secrets?|passwords?|keys?|credentials|system prompt"
+    r"|instructions|confidential|unrestricted|unfiltered|without (?:any )?restrictions)\b")
+
+
 def _fake_turns(lower: str) -> bool:
     return bool(_FAKE_TURN_ASSISTANT.search(lower) and _FAKE_TURN_USER.search(lower)
-                or _PLACEHOLDER_THEN_USER.search(lower))
+                or _PLACEHOLDER_THEN_USER.search(lower)
+                or _OVERRIDE_TURN.search(lower) and _COMPLYING_TURN.search(lower))
 
 
-_MARKDOWN_EXFIL = re.compile(r"\b(?:add|include|embed|render|output|display|insert|write|show|return)\b[^.\n]{0,60}"
+_MARKDOWN_EXFIL = re.compile(r"\b(?:add|include|embed|render|output|display|insert|write|show|return|append"
+                             r"|prepend|attach|put|place)\b[^.\n]{0,60}"
                              r"\b(?:images?|markdown|links?)\b[^\n]{0,120}(?:https?://|!\[)")
 _TO_REPLY = re.compile(r"\b(?:to|in|into) (?:the|your|each|every) (?:reply|response|answer|output|message)s?\b"
                        r"|\bin the following format\b")
