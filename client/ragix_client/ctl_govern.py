@@ -150,12 +150,13 @@ _FOLLOW_UPS = ("links", "superseded_by", "archived")
 
 
 def _without_follow_ups(line: Any) -> Any:
-    """The line with its item alone (no links, supersession or archive mark), or the line
-    itself when it has none of these (or is not an item line: the daemon says why)."""
+    """The line with its item alone (no links, supersession, archive mark or palace place), or
+    the line itself when it has none of these (or is not an item line: the daemon says why)."""
     item = line.get("item") if isinstance(line, dict) else None
-    if not isinstance(item, dict) or not any(item.get(k) for k in _FOLLOW_UPS):
+    if not isinstance(item, dict) or not (any(item.get(k) for k in _FOLLOW_UPS) or "palace" in line):
         return line
-    return {**line, "item": {k: v for k, v in item.items() if k not in _FOLLOW_UPS}}
+    alone = {k: v for k, v in line.items() if k != "palace"}
+    return {**alone, "item": {k: v for k, v in item.items() if k not in _FOLLOW_UPS}}
 
 
 def _add_up(r: dict[str, Any], start: int, numbers: list[int], totals: dict[str, int],

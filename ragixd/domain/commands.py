@@ -31,6 +31,7 @@ class StateView(Protocol):
     def find_duplicate(self, store: str, content_hash: str) -> MemoryItem | None: ...
     def link_exists(self, src: str, dst: str, rel: str) -> bool: ...
     def live_of_source(self, store: str, source: str) -> list[str]: ...
+    def palace_location(self, item_id: str) -> dict[str, str] | None: ...
 
 
 @lru_cache(maxsize=1)
@@ -430,6 +431,8 @@ def _palace(cmd: AssignPalace, view: StateView, ctx: Context) -> Decision:
     if cmd.location:
         _govern_text("/".join(location[level] for level in ("domain", "room", "shelf")), "location",
                      "palace.assign", ctx)
+    if view.palace_location(item.id) == location:  # already there: nothing to log (an import again)
+        return Decision([], {"id": item.id, "location": location})
     payload = {"id": item.id, **location}
     return Decision([ev.NewEvent(ev.PALACE_ASSIGNED, payload)], {"id": item.id, "location": location})
 

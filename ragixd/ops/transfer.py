@@ -30,6 +30,11 @@ def query_export(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
     withheld = withheld_from(q)
     lines = [{"format": FORMAT, "secrecy": tier, "item": redact_item(item.to_dict(), tier)}
              for _, item in page if not withheld(item)]
+    if tier == "S3":  # a place in the palace is the owner's own wording: exported whole only
+        for line in lines:
+            place = queries.palace_location(q.conn, line["item"]["id"])
+            if place is not None:
+                line["palace"] = {k: place[k] for k in ("domain", "room", "shelf")}
     return {"lines": lines, "next": page[-1][0] if len(page) == limit else None, "tier": tier}
 
 
@@ -74,6 +79,8 @@ def plan_import(args: dict[str, Any], caller: Caller) -> Plan:
             later.append((n, "supersession", if_imported(c.SupersedeItem(item_id, item["superseded_by"], "import"))))
         if item.get("archived"):  # archived even when its supersession cannot be made
             later.append((n, "archive", if_imported(c.ArchiveItem(item_id, "import"))))
+        if isinstance(line.get("palace"), dict):
+            later.append((n, "palace place", if_imported(c.AssignPalace(item_id, line["palace"]))))
     commands.extend(cmd for _, _, cmd in later)
 
     def finish(results: list[Any]) -> dict[str, Any]:

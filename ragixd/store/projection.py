@@ -183,6 +183,11 @@ class ConnectionView:
             (source, store)).fetchall()
         return [r[0] for r in rows]
 
+    def palace_location(self, item_id: str) -> dict[str, str] | None:
+        row = self.conn.execute("SELECT domain, room, shelf, card FROM memory_palace_locations WHERE item_id=?",
+                                (item_id,)).fetchone()
+        return dict(zip(("domain", "room", "shelf", "card"), row)) if row else None
+
     def link_exists(self, src: str, dst: str, rel: str) -> bool:
         row = self.conn.execute(
             "SELECT 1 FROM memory_links WHERE src_id=? AND dst_id=? AND rel=?", (src, dst, rel)).fetchone()

@@ -369,3 +369,29 @@ def test_an_import_makes_links_and_supersessions_to_lines_in_later_batches(daemo
     assert json.loads(capsys.readouterr().out)["exists"] == 602
     assert c.read(f"{base}00001")["items"][0]["links"] == first["links"]
     c.close()
+
+
+def test_palace_places_go_through_an_s3_export_and_import(daemon, tmp_path, capsys):
+    from support.daemon import Daemon
+    c = daemon.client()
+    placed = c.write(title="Kiln log", content="Bisque firing at 1000 C on Tuesdays.")["id"]
+    c.palace_assign(placed, location={"domain": "studio", "room": "kiln", "shelf": "logs"})
+    lines = [ln for ln in c.export(tier="S3")["lines"] if ln["item"]["id"] == placed]
+    assert lines[0]["palace"] == {"domain": "studio", "room": "kiln", "shelf": "logs"}
+    assert all("palace" not in ln for ln in c.export(tier="S2")["lines"])  # the owner's wording: S3 only
+    dump = tmp_path / "placed.jsonl"
+    dump.write_text("".join(json.dumps(ln) + "\n" for ln in lines))
+    other = Daemon(tmp_path / "other").start()
+    try:
+        for _ in range(2):  # the second import finds it placed already: nothing more is logged
+            assert ctl.main(["--endpoint", other.endpoint, "import", str(dump)]) == 0
+            capsys.readouterr()
+        o = other.client()
+        assert o.palace_get(placed)["location"] == {"domain": "studio", "room": "kiln", "shelf": "logs",
+                                                      "card": placed}
+        events = [e["type"] for e in o.tail(after=0)["events"]]
+        assert events.count("palace.assigned") == 1
+        o.close()
+    finally:
+        other.stop()
+    c.close()
