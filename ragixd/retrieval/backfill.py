@@ -103,16 +103,29 @@ class Backfiller:
             except RagixError as err:
                 self.available, self.last_error = False, err.message
                 logger.warning("backfill.unavailable", model=self.embedder.model_name, error=err.message)
-                self._stop.wait(self.retry_s)
+                self._wait_to_retry()
                 continue
             except Exception as err:  # never let a model error kill the daemon
                 self.available, self.last_error = False, str(err)
                 logger.exception("backfill.failed", model=self.embedder.model_name)
-                self._stop.wait(self.retry_s)
+                self._wait_to_retry()
                 continue
             if done == 0:
                 self._wake.wait(self.idle_s)
                 self._wake.clear()
+
+    def _wait_to_retry(self) -> None:
+        """Wait retry_s before trying the model again, or less: until the embedder has
+        answered someone else meanwhile (a search's query embedded: its `last_error` cleared),
+        so the items written during an outage are embedded within a second of its end, not
+        up to retry_s later while searches already work."""
+        deadline = time.monotonic() + self.retry_s
+        failing = bool(getattr(self.embedder, "last_error", ""))  # the embedder says it failed
+        while not self._stop.is_set():
+            left = deadline - time.monotonic()
+            if left <= 0 or (failing and getattr(self.embedder, "last_error", "") == ""):
+                return
+            self._stop.wait(min(1.0, left))
 
     def wait_caught_up(self, seq: int, timeout: float) -> bool:
         deadline = time.monotonic() + timeout

@@ -166,3 +166,22 @@ def test_a_model_server_that_came_back_is_not_said_to_be_down_by_a_search_of_an_
         finally:
             c.close()
             daemon.stop()
+
+
+def test_items_written_during_an_outage_are_embedded_soon_after_a_search_finds_the_model_back(tmp_path):
+    """The back-filler retries every 30 s while the model is down; once a search's query has
+    been embedded again (the model is back), it retries at once, within a second."""
+    import time
+    with vectors_served(tmp_path) as (fake, c):
+        fake.fail_status = 500
+        written = c.write(title="Release train", content="Leaves on Tuesdays from platform nine")
+        deadline = time.monotonic() + 20
+        while c.embedders()["embedders"][0]["available"] and time.monotonic() < deadline:
+            time.sleep(0.2)  # until the back-filler has met the outage
+        fake.fail_status = None
+        assert c.search("release train", mode="hybrid")["mode"] == "hybrid"  # the model answers again
+        deadline = time.monotonic() + 20  # well under the 30 s between retries
+        while c.embedders()["embedders"][0]["missing"] and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert c.embedders()["embedders"][0]["missing"] == 0
+        assert written["id"] in [h["id"] for h in c.search("release train tuesdays", mode="vector", k=5)["items"]]
