@@ -56,6 +56,12 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(5, "log totals and a covering index for the stats counts", LOG_TOTALS_DDL + COUNTS_INDEX_DDL),
     Migration(6, "items by source, for retiring the chunks a re-ingest no longer writes", SOURCE_INDEX_DDL),
     Migration(7, "stored source key, for neighbours of a hit and chunks of a source", SOURCE_KEY_DDL),
+    # Entities were compared by spelling on update (a re-spelt entity unlinked its item and
+    # counted one more mention): their tables are emptied and the projector set back to the
+    # start, so the next open replays the log into them with entities compared by key.
+    Migration(8, "entities compared by key: replayed once",
+              "DELETE FROM entity_items; DELETE FROM entities; "
+              "UPDATE projector_positions SET seq = 0 WHERE name = 'entities';"),
 )
 LATEST = MIGRATIONS[-1].version
 

@@ -109,7 +109,7 @@ def test_source_keys_are_back_filled_on_a_version_6_database(tmp_path):
     conn = store._writer
     with conn:  # back to schema 6: no source key column, migration 6's index
         conn.execute("DROP INDEX idx_items_source_key; ALTER TABLE memory_items DROP COLUMN source_key; "
-                     + migrations.SOURCE_INDEX_DDL + "DELETE FROM schema_migrations WHERE version=7")
+                     + migrations.SOURCE_INDEX_DDL + "DELETE FROM schema_migrations WHERE version>=7")
     assert migrations.current_version(conn) == 6
     store.close()
 
@@ -121,4 +121,26 @@ def test_source_keys_are_back_filled_on_a_version_6_database(tmp_path):
     indexes = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='index'")}
     assert "idx_items_source_key" in indexes and "idx_items_source" not in indexes
     assert store.verify()["ok"]
+    store.close()
+
+
+def test_migration_8_replays_the_entities_of_a_version_7_home(tmp_path):
+    """Entities written at version 7 compared names by spelling; migration 8 empties their
+    tables and sets their projector back, and the next open replays them from the log."""
+    from ragixd.domain import commands as c
+    from ragixd.store import queries
+
+    path = tmp_path / "v7.db"
+    store = Store(path, synchronous="OFF")
+    item = store.run(c.CreateItem({"title": "sync", "content": "with Yannick", "entities": ["Yannick Lefèvre"]}))["id"]
+    store.run(c.UpdateItem(item, {"entities": ["yannick lefevre"]}))  # re-spelt: one entity still
+    conn = store._writer
+    with conn:  # as version 7 left it: the item unlinked, a mention too many
+        conn.execute("DELETE FROM entity_items; UPDATE entities SET mention_count = 2; "
+                     "DELETE FROM schema_migrations WHERE version = 8")
+    store.close()
+    store = Store(path, synchronous="OFF")
+    (entity,) = queries.entities(store.reader())
+    assert entity["mention_count"] == 1 and entity["item_ids"] == [item]
+    assert migrations.current_version(store.reader()) == migrations.LATEST and store.verify()["ok"]
     store.close()

@@ -270,6 +270,16 @@ def test_one_entity_in_two_spellings_is_listed_and_counted_once_for_an_item(stor
     assert counts == {"Alice": 1, "Zoë Martin": 1, "Bob": 1}
 
 
+def test_an_entity_re_spelt_by_an_update_keeps_its_item_and_its_count(store):
+    item = create(store, title="sync", content="with Yannick", entities=["Yannick Lefèvre"])
+    store.run(c.UpdateItem(item, {"entities": ["yannick lefevre"]}))
+    store.run(c.UpdateItem(item, {"entities": ["Yannick  Lefevre", "Bob"]}))
+    from ragixd.store import queries
+    found = {e["name"].lower(): e for e in queries.entities(store.reader())}
+    assert found["yannick lefèvre"]["mention_count"] == 1 and found["yannick lefèvre"]["item_ids"] == [item]
+    assert found["bob"]["item_ids"] == [item]
+
+
 def test_refusal_audit_holds_no_content(store):
     store.run(c.RecordRefusal("sha256:" + "a" * 64, ("secret: aws access key",), ("secret.aws",), "chat", "write"))
     event = list(store.events())[-1]

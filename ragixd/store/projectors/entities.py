@@ -60,17 +60,20 @@ class EntitiesProjector:
             after = change.after
             if not mentioned and change.before is not None and change.before.entities == after.entities:
                 continue  # nothing to bump or unlink (a use, most updates): no sets built
-            before_names = set(change.before.entities) if change.before else set()
+            # Compared by key, not by spelling: "Yannick Lefèvre" re-spelt "yannick lefevre" is
+            # the same entity, neither a new mention nor one to unlink the item from.
+            before_keys = {entity_key(n) for n in change.before.entities} if change.before else set()
+            after_keys = {entity_key(n) for n in after.entities}
             if mentioned:
                 bumped = list(after.entities)
             else:
-                bumped = [n for n in after.entities if n not in before_names]
+                bumped = [n for n in after.entities if entity_key(n) not in before_keys]
             for name in bumped:
                 key = entity_key(name)
                 bumps.append((key, after.store, name, event.ts))
                 conn.execute(LINK_SQL, (key, after.store, after.id))
-            for name in before_names - set(after.entities):
-                conn.execute(UNLINK_SQL, (entity_key(name), after.store, after.id))
+            for key in before_keys - after_keys:
+                conn.execute(UNLINK_SQL, (key, after.store, after.id))
         self._bumps[event.seq] = bumps
 
     def flush(self, conn: apsw.Connection, upto: int, index_text: bool = True) -> None:
