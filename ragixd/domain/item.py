@@ -6,6 +6,7 @@ Validation raises InvalidInput naming the field, before anything is written.
 from __future__ import annotations
 
 import math
+import unicodedata
 from dataclasses import MISSING, dataclass, field
 from dataclasses import fields as dataclass_fields
 from typing import Any, Mapping
@@ -242,7 +243,8 @@ def _str_list(fields: Mapping[str, Any], name: str, max_items: int, max_len: int
 
 
 def normalize_tags(fields: Mapping[str, Any]) -> tuple[str, ...]:
-    tags = [t.lower() for t in _str_list(fields, "tags", MAX_TAGS, MAX_TAG_LEN)]
+    # Composed (NFC) as well as lower-cased: "sécurité" typed decomposed (macOS) is one tag.
+    tags = [unicodedata.normalize("NFC", t).lower() for t in _str_list(fields, "tags", MAX_TAGS, MAX_TAG_LEN)]
     return tuple(dict.fromkeys(tags))
 
 

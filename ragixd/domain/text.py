@@ -5,7 +5,25 @@ from __future__ import annotations
 import re
 import unicodedata
 
-WORD_RE = re.compile(r"\w+", re.UNICODE)
+
+
+def _mark_ranges(upto: int = 0x20000) -> str:
+    """A regex class body of every combining mark (Unicode categories Mn, Mc, Me) below
+    `upto`: \\w leaves them out, and a word written with them (Hindi vowel signs, Arabic
+    vowels, an accent typed decomposed as macOS does) would be cut into fragments."""
+    ranges: list[list[int]] = []
+    for code in range(0x300, upto):
+        if unicodedata.category(chr(code)).startswith("M"):
+            if ranges and ranges[-1][1] == code - 1:
+                ranges[-1][1] = code
+            else:
+                ranges.append([code, code])
+    return "".join(f"\\U{a:08x}-\\U{b:08x}" if a != b else f"\\U{a:08x}" for a, b in ranges)
+
+
+# A word: letters, digits and underscore in any script, with the combining marks written
+# within it (never one alone: a word starts with a letter, digit or underscore).
+WORD_RE = re.compile(rf"\w[\w{_mark_ranges()}]*", re.UNICODE)
 
 STOP_WORDS = frozenset("""
 a about above after again against all am an and any are as at be because been before being
@@ -42,8 +60,11 @@ def words(text: str) -> list[str]:
     return WORD_RE.findall(text.replace("\x00", " "))
 
 
-def content_terms(text: str, limit: int = 32) -> list[str]:
-    """Distinct query terms in order, without stop words unless nothing else is left."""
+def content_terms(text: str, limit: int = 48) -> list[str]:
+    """Distinct query terms in order, without stop words unless nothing else is left. Past
+    `limit` of them (a long prompt given to recall), the longest are kept, in their order:
+    a long word is most often the rare one a prompt is about, and a word at the end of the
+    prompt counts as much as one at its start."""
     seen: dict[str, str] = {}
     for word in words(text):
         key = fold(word)
@@ -51,4 +72,7 @@ def content_terms(text: str, limit: int = 32) -> list[str]:
             seen[key] = word
     terms = list(seen.items())
     kept = [(k, w) for k, w in terms if k not in STOP_WORDS and len(k) > 1] or terms
-    return [w for _k, w in kept[:limit]]
+    if len(kept) > limit:
+        longest = sorted(range(len(kept)), key=lambda i: (-len(kept[i][0]), i))[:limit]
+        kept = [kept[i] for i in sorted(longest)]
+    return [w for _k, w in kept]

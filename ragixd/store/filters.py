@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -95,7 +96,7 @@ def _names(args: Mapping[str, Any], key: str, allowed: tuple[str, ...] | None = 
         raise InvalidInput(key, "must be a string or a list of strings")
     if len(value) > most:
         raise InvalidInput(key, f"at most {most} values, not {len(value)}")
-    names = tuple(v.strip().lower() if lower else v.strip() for v in value)
+    names = tuple(unicodedata.normalize("NFC", v.strip().lower() if lower else v.strip()) for v in value)
     if allowed is not None:
         bad = [v for v in names if v not in allowed]
         if bad:
