@@ -24,7 +24,12 @@ MODES = ("inject", "catalog", "hybrid")
 
 
 def count_tokens(text: str) -> int:
-    return math.ceil(len(text) / 4)
+    return count_tokens_of(len(text))
+
+
+def count_tokens_of(characters: int) -> int:
+    """Tokens, as ceil(characters / 4), of a text of this many characters."""
+    return math.ceil(characters / 4)
 
 
 def provenance_label(item: Any) -> str:
@@ -69,17 +74,19 @@ def inject_block(item: Any) -> str:
 
 
 def inject(hits: Sequence[Hit], budget: int) -> tuple[str, list[str], int]:
-    """Blocks of the best items that fit in `budget` tokens (a block never cut in half)."""
-    blocks, ids, used = [], [], 0
+    """Blocks of the best items that fit in `budget` tokens (a block never cut in half),
+    counted as the text they make together (blocks joined by a line break): each block
+    rounded up on its own, and a token per line break, refused blocks that fit."""
+    blocks, ids, chars = [], [], 0
     for hit in hits:
         block = inject_block(hit.item)
-        cost = count_tokens(block) + (1 if blocks else 0)
-        if used + cost > budget:
+        joined = chars + len(block) + (1 if blocks else 0)
+        if count_tokens_of(joined) > budget:
             continue  # a later, shorter item may still fit
         blocks.append(block)
         ids.append(hit.item.id)
-        used += cost
-    return "\n".join(blocks), ids, used
+        chars = joined
+    return "\n".join(blocks), ids, count_tokens_of(chars)
 
 
 def catalog(hits: Sequence[Hit], k: int) -> list[dict[str, Any]]:

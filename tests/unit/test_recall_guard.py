@@ -53,3 +53,15 @@ def test_each_revision_is_checked_once(store):
     updated = store.get(item.id)
     assert updated.updated_at != item.updated_at
     assert not guard.admits(updated) and policy.calls == 2
+
+
+def test_blocks_are_counted_as_the_text_they_make_together(store):
+    from ragixd.retrieval.recall import count_tokens, inject, inject_block
+    items = [stored(store, f"Budget note {n}", f"quarterly budget line {n} " + "x" * (n * 7)) for n in range(1, 5)]
+    hits = [Hit(item, 1.0 - n / 10) for n, item in enumerate(items)]
+    blocks = [inject_block(item) for item in items]
+    for upto in range(1, 5):
+        exact = count_tokens("\n".join(blocks[:upto]))  # the budget the first `upto` blocks need
+        text, ids, tokens = inject(hits, exact)
+        assert ids == [i.id for i in items[:upto]] and tokens == count_tokens(text) == exact
+        assert inject(hits, exact - 1)[1] != ids  # one token less: the last one no longer fits
