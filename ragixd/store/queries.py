@@ -13,6 +13,7 @@ import msgpack
 
 from ..domain.item import MemoryItem
 from ..domain.palace import LEVELS, split_path
+from ..domain import clock
 from ..domain.text import content_terms
 from ..errors import NotFound
 from . import log
@@ -298,9 +299,11 @@ def palace_list(conn: apsw.Connection, path: str, visible_stores: tuple[str, ...
     if visible_stores is not None:
         store_clause = f" AND +i.store IN ({','.join('?' * max(1, len(visible_stores)))})"
         params += list(visible_stores) or [""]
+    params.append(clock.now_ts())  # an item past its expiry is not listed, as search hides it
     rows = conn.execute(
         f"SELECT p.{level}, count(*) FROM memory_palace_locations p JOIN memory_items i ON i.id = p.item_id "
-        f"WHERE {conds} AND +i.archived=0{store_clause} GROUP BY p.{level} ORDER BY p.{level}", params).fetchall()
+        f"WHERE {conds} AND +i.archived=0{store_clause} AND (+i.expires_at IS NULL OR +i.expires_at > ?) "
+        f"GROUP BY p.{level} ORDER BY p.{level}", params).fetchall()
     children = [{"name": name, "count": n} for name, n in rows]
     return {"level": level, "path": "/".join(parts), "children": children,
             "count": sum(c["count"] for c in children)}

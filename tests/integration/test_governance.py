@@ -279,6 +279,9 @@ def test_an_item_past_its_expiry_is_not_searched_nor_recalled(daemon):
     recalled = check("recall", c.recall(query="walrus rota", mode="hybrid", budget=2000))
     assert "Eli" not in recalled["text"] + recalled["catalog_text"] and "Fay" in recalled["text"]
     assert c.read(past["id"])["items"][0]["expires_at"].startswith("2020-01-01")
+    for item in (past, later):
+        c.palace_assign(item["id"], location={"domain": "zoo", "room": "walrus", "shelf": "rota"})
+    assert c.palace_list("zoo/walrus/rota")["count"] == 1  # the expired one is not listed
     c.close()
 
 
