@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING, Callable, Mapping
 
 import zmq
 import zmq.auth
@@ -39,12 +39,15 @@ def load_keys(path: Path) -> tuple[bytes, bytes | None]:
 
 
 class _TrustMap:
-    def __init__(self, trust: Mapping[str, str]) -> None:
+    """Admits the client keys of the trust map in force: read at each handshake from the
+    server's current settings, so that a SIGHUP that removes a key stops admitting it."""
+
+    def __init__(self, trust: Callable[[], Mapping[str, str]]) -> None:
         self.trust = trust
 
     def callback(self, domain: str, key: bytes | str) -> bool:
         text = key.decode() if isinstance(key, bytes) else key
-        return text in self.trust
+        return text in self.trust()
 
 
 def curve_router(server: "Server", settings: Settings) -> zmq.Socket:
@@ -57,7 +60,7 @@ def curve_router(server: "Server", settings: Settings) -> zmq.Socket:
         raise ConfigError(f"{settings.curve_secret_key_file} holds no secret key")
     auth = ThreadAuthenticator(server.ctx)
     auth.start()
-    auth.configure_curve_callback("ragix", credentials_provider=_TrustMap(settings.trust))
+    auth.configure_curve_callback("ragix", credentials_provider=_TrustMap(lambda: server.settings.trust))
     server.authenticator = auth
 
     def configure(sock: zmq.Socket) -> None:

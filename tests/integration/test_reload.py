@@ -118,3 +118,39 @@ def test_a_directory_where_the_config_file_should_be_stops_a_start_with_one_line
     messages = [line for line in proc.stderr.splitlines() if line.startswith("ragixd: ")]
     assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
     assert messages == [f"ragixd: cannot read config file {config}: it is a directory"]
+
+
+def test_a_key_removed_from_the_trust_table_by_a_reload_is_no_longer_admitted(tmp_path):
+    import zmq
+
+    from ragix_client import Client
+    from ragixd.curve import make_keys
+    from ragixd.errors import Timeout
+    from support.daemon import Daemon, free_port
+    public_file, secret_file = make_keys(tmp_path / "keys", "server")
+    server_public = zmq.auth.load_certificate(str(public_file))[0]
+    laptop, other = zmq.curve_keypair(), zmq.curve_keypair()
+    port = free_port()
+    config = tmp_path / "ragixd.toml"
+    head = f'tcp_endpoint = "tcp://127.0.0.1:{port}"\ncurve_secret_key_file = "{secret_file}"\n\n[trust]\n'
+    config.write_text(head + f'"{laptop[0].decode()}" = "inner"\n')
+    daemon = Daemon(tmp_path / "home", extra_env={"RAGIX_CONFIG": str(config)}).start()
+
+    def client(keys, timeout=10.0):
+        return Client(f"tcp://127.0.0.1:{port}", timeout=timeout, server_public_key=server_public,
+                      public_key=keys[0], secret_key=keys[1])
+    try:
+        before = client(laptop)
+        assert before.search("anything")["items"] == []
+        before.close()
+        config.write_text(head + f'"{other[0].decode()}" = "inner"\n')
+        _hup(daemon, "daemon.reloaded")
+        revoked = client(laptop, timeout=1.5)
+        with pytest.raises(Timeout):
+            revoked.call("search", {"query": "anything"})
+        revoked.close()
+        admitted = client(other)
+        assert admitted.search("anything")["items"] == []
+        admitted.close()
+    finally:
+        daemon.stop()
