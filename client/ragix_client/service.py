@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any, Mapping
 
-from ragixd import paths
+from ragixd import config, paths
+from ragixd.errors import RagixError
 
 UNIT_NAME = "ragixd.service"
 TEMPLATE = Path(__file__).resolve().parents[2] / "systemd" / UNIT_NAME
@@ -31,7 +32,8 @@ def render_unit(ragixd_path: str | None = None, env: Mapping[str, str] = os.envi
     """The unit text with ExecStart pointing at this installation's ragixd, and the data home
     and cache the daemon will use here ($RAGIX_HOME, $XDG_DATA_HOME, $XDG_CACHE_HOME) writable
     in the sandbox."""
-    exe = ragixd_path or shutil.which("ragixd") or str(Path(sys.executable).with_name("ragixd"))
+    beside = Path(sys.executable).with_name("ragixd")  # this installation's, first: not another on PATH
+    exe = ragixd_path or (str(beside) if beside.exists() else shutil.which("ragixd") or str(beside))
     home = _data_home(env)
     environment = f"Environment=RAGIX_HOME={home}\n" if env.get("RAGIX_HOME") else ""
     return (TEMPLATE.read_text().replace("@RAGIXD@", exe).replace("@ENVIRONMENT@", environment)
@@ -39,7 +41,14 @@ def render_unit(ragixd_path: str | None = None, env: Mapping[str, str] = os.envi
 
 
 def _data_home(env: Mapping[str, str]) -> Path:
-    return Path(env["RAGIX_HOME"]).expanduser().resolve() if env.get("RAGIX_HOME") else paths.data_home(env)
+    """The home the daemon will use, read as it reads it: RAGIX_HOME, else the config file's
+    `home` (as `ragixctl init --home` writes it), else the default."""
+    if env.get("RAGIX_HOME"):
+        return Path(env["RAGIX_HOME"]).expanduser().resolve()
+    try:
+        return Path(config.resolve({}, env).home).expanduser().resolve()
+    except RagixError:  # a config the daemon would refuse: it says why at its start
+        return paths.data_home(env)
 
 
 def _systemctl(*args: str) -> tuple[bool, str]:
@@ -50,6 +59,12 @@ def _systemctl(*args: str) -> tuple[bool, str]:
     except (OSError, subprocess.TimeoutExpired) as e:
         return False, str(e)
     return proc.returncode == 0, (proc.stdout + proc.stderr).strip()
+
+
+def _ours(unit_dir: Path | None) -> bool:
+    """Whether the unit directory is the one systemd reads (else systemctl is left alone: a
+    copy written elsewhere must not start, stop or report the user's real service)."""
+    return unit_dir is None or Path(unit_dir).expanduser().resolve() == default_unit_dir().resolve()
 
 
 def install(unit_dir: Path | None = None) -> dict[str, Any]:
@@ -63,12 +78,16 @@ def install(unit_dir: Path | None = None) -> dict[str, Any]:
     target.parent.mkdir(parents=True, exist_ok=True)
     unit = render_unit()
     target.write_text(unit)
-    reloaded, message = _systemctl("daemon-reload")
-    result = {"ok": True, "unit": str(target), "daemon_reload": reloaded,
-              "next": "systemctl --user enable --now ragixd" if reloaded else
-              "systemctl --user daemon-reload && systemctl --user enable --now ragixd"}
-    if not reloaded:
-        result["systemctl"] = message
+    if not _ours(unit_dir):
+        result = {"ok": True, "unit": str(target), "daemon_reload": False,
+                  "next": f"not a directory systemd reads: copy {target} to {default_unit_dir()} to use it"}
+    else:
+        reloaded, message = _systemctl("daemon-reload")
+        result = {"ok": True, "unit": str(target), "daemon_reload": reloaded,
+                  "next": "systemctl --user enable --now ragixd" if reloaded else
+                  "systemctl --user daemon-reload && systemctl --user enable --now ragixd"}
+        if not reloaded:
+            result["systemctl"] = message
     exe = next(line.split("=", 1)[1] for line in unit.splitlines() if line.startswith("ExecStart="))
     if exe.startswith(("/tmp/", "/var/tmp/")):
         result["warning"] = f"ragixd is under a temporary directory ({exe}), which PrivateTmp=yes hides from it"
@@ -79,14 +98,19 @@ def uninstall(unit_dir: Path | None = None) -> dict[str, Any]:
     target = (unit_dir or default_unit_dir()) / UNIT_NAME
     existed = target.exists()
     if existed:
-        _systemctl("disable", "--now", UNIT_NAME)
+        if _ours(unit_dir):
+            _systemctl("disable", "--now", UNIT_NAME)
         target.unlink()
-        _systemctl("daemon-reload")
+        if _ours(unit_dir):
+            _systemctl("daemon-reload")
     return {"ok": True, "unit": str(target), "removed": existed}
 
 
 def status(unit_dir: Path | None = None) -> dict[str, Any]:
     target = (unit_dir or default_unit_dir()) / UNIT_NAME
+    if not _ours(unit_dir):  # systemd does not read it: no service of it to ask about
+        return {"ok": True, "unit": str(target), "installed": target.exists(), "active": False,
+                "systemctl": "not asked: not a directory systemd reads"}
     active, text = _systemctl("is-active", UNIT_NAME)
     # is-active fails for a unit that is not running: only an answer outside its states is an error.
     answered = text in ("active", "inactive", "failed", "activating", "deactivating", "reloading")

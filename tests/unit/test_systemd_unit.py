@@ -95,3 +95,27 @@ def test_install_and_uninstall_write_and_remove_the_unit(tmp_path, monkeypatch):
     assert "Type=notify" in target.read_text() and "@RAGIXD@" not in target.read_text()
     assert service.status(tmp_path)["installed"] is True
     assert service.uninstall(tmp_path)["removed"] is True and not target.exists()
+
+
+def test_the_unit_follows_a_home_set_in_the_config_file(tmp_path, monkeypatch):
+    """`ragixctl init --home D` writes the home into the config file: the unit makes that one
+    writable, not the default the daemon would not use."""
+    config = tmp_path / "ragixd.toml"
+    config.write_text(f'home = "{tmp_path / "data"}"\n')
+    monkeypatch.delenv("RAGIX_HOME", raising=False)
+    monkeypatch.setenv("RAGIX_CONFIG", str(config))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    svc = configparser.ConfigParser(strict=False, interpolation=None)
+    svc.read_string(service.render_unit("/usr/local/bin/ragixd"))
+    assert svc["Service"]["ReadWritePaths"].split()[0] == str(tmp_path / "data")
+
+
+def test_a_unit_written_outside_systemds_directory_leaves_systemctl_alone(tmp_path, monkeypatch):
+    calls = []
+    monkeypatch.setattr(service, "_systemctl", lambda *args: calls.append(args) or (True, "active"))
+    monkeypatch.setenv("RAGIX_HOME", str(tmp_path / "home"))
+    result = service.install(tmp_path / "copy")
+    assert "not a directory systemd reads" in result["next"]
+    assert service.status(tmp_path / "copy")["active"] is False
+    assert service.uninstall(tmp_path / "copy")["removed"] is True
+    assert calls == []  # the user's real ragixd.service was not reloaded, stopped or asked about
