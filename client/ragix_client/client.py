@@ -33,6 +33,10 @@ POSITIONAL = {
 # for its own cap (status) before sending, so that it is refused here with a clear error
 # instead of being dropped by the transport.
 DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024
+# Above this size a request is checked against the daemon's own cap (asked once): the daemon
+# answers `too_large` up to twice its cap, but its socket drops anything past twice the cap
+# plus 64 KiB unanswered, and a cap may be set far below the default.
+CHECKED_ABOVE = 64 * 1024
 
 # How often a call that waits for its answer checks that an ipc daemon is still there.
 ALIVE_CHECK_S = 1.0
@@ -113,7 +117,9 @@ class Client:
         self._check_socket_file()
         req_id = next(self._ids)
         message = _encode({"v": PROTOCOL_VERSION, "id": req_id, "op": op, "args": args or {}})
-        if len(message) > DEFAULT_MAX_MESSAGE_BYTES and op != "status":
+        if timeout is not None and not (isinstance(timeout, (int, float)) and timeout > 0):
+            raise ConfigError(f"timeout must be a positive number of seconds, not {timeout!r}")
+        if len(message) > CHECKED_ABOVE and op != "status":
             self._check_size(op, len(message))
         while True:
             conn = self._conn()

@@ -190,9 +190,12 @@ def test_a_request_over_the_daemon_limit_is_refused_before_sending(tmp_path):
     d = Daemon(home, extra_env={"RAGIX_MAX_MESSAGE_BYTES": str(1024 * 1024)}).start()
     try:
         c = Client(d.endpoint, timeout=10)
-        with pytest.raises(TooLarge, match="over the daemon's limit"):
-            c.policy_check(text="x" * (5 * 1024 * 1024))
+        for size in (5 * 1024 * 1024, 3 * 1024 * 1024):  # 3 MB: past what the daemon's socket takes
+            with pytest.raises(TooLarge, match="over the daemon's limit"):
+                c.policy_check(text="x" * size)
         assert c.status()["max_message_bytes"] == 1024 * 1024
+        with pytest.raises(ConfigError, match="timeout"):
+            c.status(timeout=0)  # refused before anything is sent, as Client(timeout=0) is
     finally:
         d.stop()
 
