@@ -152,7 +152,9 @@ def resolve(flags: Mapping[str, Any] | None = None, env: Mapping[str, str] | Non
     file_data = load_file(Path(config_path).expanduser() if config_path else paths.config_file(env),
                           required=bool(config_path))
     config_file = Path(config_path) if config_path else paths.config_file(env)
-    known = {f.name for f in fields(Settings)} - {"config_file", "sources"} | set(_TABLES)
+    # `embedders` is the settings' name for what the file gives as [embedder] and
+    # [[extra_embedders]]: in the file it is no setting, and said as unknown.
+    known = {f.name for f in fields(Settings)} - {"config_file", "sources", "embedders"} | set(_TABLES)
     unknown = sorted(set(file_data) - known)
     if unknown:
         raise ConfigError(f"unknown key(s) in {config_file}: {', '.join(unknown)} "

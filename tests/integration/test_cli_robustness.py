@@ -35,6 +35,12 @@ def test_unknown_and_out_of_range_config_keys_are_refused(tmp_path):
     cfg.write_text('max_grup = 10\n')
     with pytest.raises(ConfigError, match="unknown key.*max_grup"):
         config.resolve({"config": str(cfg), "home": str(tmp_path)}, env={})
+    cfg.write_text('[embedders]
+backend = "nosuch"
+')  # the table is [embedder]
+    with pytest.raises(ConfigError, match="unknown key.*embedders") as err:
+        config.resolve({"config": str(cfg), "home": str(tmp_path)}, env={})
+    assert "embedder," in err.value.message  # named among the known ones
     for key, value in (("min_seq_timeout_s", "nan"), ("min_seq_timeout_s", "inf"), ("max_group", "0"),
                        ("readers", "-1"), ("max_message_bytes", "10")):
         with pytest.raises(ConfigError, match=key):
