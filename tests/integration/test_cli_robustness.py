@@ -35,9 +35,7 @@ def test_unknown_and_out_of_range_config_keys_are_refused(tmp_path):
     cfg.write_text('max_grup = 10\n')
     with pytest.raises(ConfigError, match="unknown key.*max_grup"):
         config.resolve({"config": str(cfg), "home": str(tmp_path)}, env={})
-    cfg.write_text('[embedders]
-backend = "nosuch"
-')  # the table is [embedder]
+    cfg.write_text('[embedders]\nbackend = "nosuch"\n')  # the table is [embedder]
     with pytest.raises(ConfigError, match="unknown key.*embedders") as err:
         config.resolve({"config": str(cfg), "home": str(tmp_path)}, env={})
     assert "embedder," in err.value.message  # named among the known ones
