@@ -192,10 +192,20 @@ def _apply(server: Server, fresh: config.Settings) -> None:
                     kept=server.settings.max_message_bytes,
                     why="the sockets were bound with a smaller cap; restart to raise it")
         tunable["max_message_bytes"] = server.settings.max_message_bytes
+    # What a reload cannot change while running: said, not silently left as it was.
+    bound = sorted(k for k in RESTART_SETTINGS if getattr(fresh, k) != getattr(server.settings, k))
     server.settings = dataclasses.replace(server.settings, **tunable)
     server.writer.max_group = fresh.max_group
     logs.configure(fresh.log_level)
     log.info("daemon.reloaded", **{k: v for k, v in tunable.items() if k not in ("trust", "embedders")})
+    if bound:
+        log.warning("daemon.reload_needs_restart", settings=bound,
+                    why="these are bound when the daemon starts: restart it to apply them")
+
+
+# Settings a SIGHUP does not apply: the home and sockets are open, the reader pool and the
+# write connection made.
+RESTART_SETTINGS = ("home", "endpoint", "tcp_endpoint", "curve_secret_key_file", "readers", "synchronous")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -154,3 +154,18 @@ def test_a_key_removed_from_the_trust_table_by_a_reload_is_no_longer_admitted(tm
         admitted.close()
     finally:
         daemon.stop()
+
+
+def test_a_reload_says_which_changed_settings_need_a_restart(tmp_path):
+    from support.daemon import Daemon
+    daemon = Daemon(tmp_path / "home").start()
+    try:
+        config = daemon.home / "config" / "ragix" / "ragixd.toml"
+        config.parent.mkdir(parents=True, exist_ok=True)
+        config.write_text('readers = 2\nsynchronous = "NORMAL"\nmin_seq_timeout_s = 3\n')
+        _hup(daemon, "daemon.reloaded")
+        (warning,) = _events(daemon, "daemon.reload_needs_restart")
+        assert warning["settings"] == ["readers", "synchronous"]
+        assert daemon.client().status()["head_seq"] == 0  # still serving
+    finally:
+        daemon.stop()
