@@ -43,6 +43,9 @@ def init(ns: argparse.Namespace) -> int:
     if given_endpoint and not given_endpoint.startswith("ipc://"):
         raise ConfigError(f"init --endpoint {given_endpoint}: the daemon's own endpoint is an ipc:// socket "
                           "(TCP is tcp_endpoint, with CURVE keys)", endpoint=given_endpoint)
+    if given_endpoint and not given_endpoint[len("ipc://"):].startswith("/"):
+        # written as an absolute path, as --home is: the daemon may start in another directory
+        given_endpoint = "ipc://" + os.path.abspath(os.path.expanduser(given_endpoint[len("ipc://"):]))
     home = Path(ns.home or os.environ.get("RAGIX_HOME") or paths.data_home()).expanduser().absolute()
     config_given = ns.config or os.environ.get("RAGIX_CONFIG")
     config = Path(config_given or paths.config_file()).expanduser().absolute()

@@ -317,3 +317,18 @@ def test_a_blank_palace_location_is_a_usage_error_not_the_derived_place(daemon, 
     code, _, err = run(daemon, capsys, "palace", "assign", item, "--location", "")
     assert code == 2 and "domain/room/shelf" in err
     assert daemon.client().palace_get(item).get("location") is None
+
+
+def test_init_writes_a_relative_socket_path_as_an_absolute_one(tmp_path, capsys, monkeypatch):
+    import json
+
+    from ragixd import config
+    for name in ("RAGIX_HOME", "RAGIX_ENDPOINT", "RAGIX_CONFIG"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)
+    cfg = tmp_path / "c.toml"
+    assert ctl.main(["--json", "--endpoint", "ipc://rel.sock", "init", "--home", str(tmp_path / "h"),
+                     "--config", str(cfg)]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["endpoint"] == f"ipc://{tmp_path}/rel.sock"
+    assert config.resolve({"config": str(cfg)}, env={}).endpoint == printed["endpoint"]
