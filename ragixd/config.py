@@ -88,6 +88,10 @@ def _tcp_endpoint(value: Any) -> str:
     return text
 
 
+# Numeric settings: a quoted value in the file is a mistake (the environment's are text).
+_NUMERIC = ("max_message_bytes", "max_group", "readers", "min_seq_timeout_s")
+
+
 def _whole(value: Any) -> int:
     """An integer from TOML or a digit string from the environment (not 2.5, not true)."""
     if isinstance(value, int) and not isinstance(value, bool):
@@ -170,6 +174,9 @@ def resolve(flags: Mapping[str, Any] | None = None, env: Mapping[str, str] | Non
             if key in mapping:
                 where = {"flag": f"flag --{key.replace('_', '-')}", "env": f"environment variable {key}",
                          "file": f"config file {config_file}"}[source]
+                if source == "file" and f.name in _NUMERIC and isinstance(mapping[key], str):
+                    raise ConfigError(f"{f.name} = {mapping[key]!r} (set by {where}): a number, written "
+                                      "without quotes in the file", setting=f.name)
                 values[f.name] = _cast(f.name, mapping[key], where)
                 sources[f.name] = source
                 break

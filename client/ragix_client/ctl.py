@@ -257,9 +257,18 @@ def _check_all_there(c: Client, ids: list[str]) -> None:
                                                               if len(missing) > 10 else ""), ids=missing)
 
 
-def cmd_search(c: Client, ns) -> tuple[Any, str]:
+def _filter_args(ns: argparse.Namespace) -> dict[str, Any]:
+    """The filters given; one given empty or blank (`--tags ""`, `--scope " "`) is a usage
+    error naming it, not taken for no filter."""
     check_filter(ns.type)
-    args = {"query": ns.query, "k": ns.k, **_pick(ns, FILTER_KEYS), "min_seq": ns.min_seq}
+    if ns.tags == []:
+        raise InvalidInput("--tags", "is empty: give at least one tag, or leave the option out")
+    _refuse_blank(ns, ("type", "tier", "scope", "store", "after", "before"))
+    return _pick(ns, FILTER_KEYS)
+
+
+def cmd_search(c: Client, ns) -> tuple[Any, str]:
+    args = {"query": ns.query, "k": ns.k, **_filter_args(ns), "min_seq": ns.min_seq}
     if ns.include_archived:
         args["include_archived"] = True
     if ns.mode:
@@ -270,9 +279,8 @@ def cmd_search(c: Client, ns) -> tuple[Any, str]:
 
 
 def cmd_recall(c: Client, ns) -> tuple[Any, str]:
-    check_filter(ns.type)
     args = {"query": ns.query, "budget": ns.budget, "mode": ns.mode, "k": ns.k,
-            **_pick(ns, FILTER_KEYS), "min_seq": ns.min_seq}
+            **_filter_args(ns), "min_seq": ns.min_seq}
     r = _awaiting(c, ns, lambda: c.recall(**args))
     parts = [r["text"]] if r.get("text") else []
     if "catalog_text" in r:

@@ -39,6 +39,9 @@ def test_unknown_and_out_of_range_config_keys_are_refused(tmp_path):
     with pytest.raises(ConfigError, match="unknown key.*embedders") as err:
         config.resolve({"config": str(cfg), "home": str(tmp_path)}, env={})
     assert "embedder," in err.value.message  # named among the known ones
+    cfg.write_text('max_message_bytes = "4194304"\n')  # quoted: a string, not the number
+    with pytest.raises(ConfigError, match="max_message_bytes.*without quotes"):
+        config.resolve({"config": str(cfg), "home": str(tmp_path)}, env={})
     for key, value in (("min_seq_timeout_s", "nan"), ("min_seq_timeout_s", "inf"), ("max_group", "0"),
                        ("readers", "-1"), ("max_message_bytes", "10")):
         with pytest.raises(ConfigError, match=key):
@@ -291,6 +294,12 @@ def test_pipe_leaves_out_editor_backups_and_a_byte_order_mark(daemon, tmp_path, 
     assert json.loads(capsys.readouterr().out)["ingested"] == 1
     hits = daemon.client().search("kiwi cluster rack", mode="fts")["items"]
     assert [h["item"]["content"] for h in hits] == ["The kiwi cluster lives in rack 9."]
+
+
+def test_a_filter_given_empty_is_a_usage_error_not_no_filter(daemon, capsys):
+    for args in (["search", "x", "--tags", ""], ["recall", "x", "--scope", " "], ["search", "x", "--store", ""]):
+        assert ctl.main(["--endpoint", daemon.endpoint, *args]) == 2, args
+        assert args[2] in capsys.readouterr().err
 
 
 def test_a_usage_error_is_json_too_under_json(capsys):
