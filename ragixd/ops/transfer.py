@@ -31,8 +31,9 @@ def query_export(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
     lines = [{"format": FORMAT, "secrecy": tier, "item": redact_item(item.to_dict(), tier)}
              for _, item in page if not withheld(item)]
     if tier == "S3":  # a place in the palace is the owner's own wording: exported whole only
+        places = queries.palace_locations(q.conn, [line["item"]["id"] for line in lines])
         for line in lines:
-            place = queries.palace_location(q.conn, line["item"]["id"])
+            place = places.get(line["item"]["id"])
             if place is not None:
                 line["palace"] = {k: place[k] for k in ("domain", "room", "shelf")}
     return {"lines": lines, "next": page[-1][0] if len(page) == limit else None, "tier": tier}

@@ -11,6 +11,7 @@ from ..domain import events as ev
 from ..domain.events import Event
 from ..domain.item import MemoryItem
 from ..domain.reducer import apply_use, created_item, reduce_item, target_id
+from . import queries
 from .projectors import items as items_proj
 from .projectors.base import ItemChange, Projector
 from .projectors.entities import EntitiesProjector
@@ -184,9 +185,7 @@ class ConnectionView:
         return [r[0] for r in rows]
 
     def palace_location(self, item_id: str) -> dict[str, str] | None:
-        row = self.conn.execute("SELECT domain, room, shelf, card FROM memory_palace_locations WHERE item_id=?",
-                                (item_id,)).fetchone()
-        return dict(zip(("domain", "room", "shelf", "card"), row)) if row else None
+        return queries.palace_location(self.conn, item_id)
 
     def link_exists(self, src: str, dst: str, rel: str) -> bool:
         row = self.conn.execute(

@@ -14,7 +14,7 @@ import msgpack
 from ..domain.item import MemoryItem
 from ..domain.palace import LEVELS, split_path
 from ..domain import clock
-from ..domain.text import content_terms
+from ..domain.text import content_terms, entity_key
 from ..errors import NotFound
 from . import log
 from .filters import Filters
@@ -310,14 +310,21 @@ def palace_list(conn: apsw.Connection, path: str, visible_stores: tuple[str, ...
 
 
 def palace_location(conn: apsw.Connection, item_id: str) -> dict[str, str] | None:
-    row = conn.execute("SELECT domain, room, shelf, card FROM memory_palace_locations WHERE item_id=?",
-                       (item_id,)).fetchone()
-    return dict(zip(LEVELS, row)) if row else None
+    return palace_locations(conn, [item_id]).get(item_id)
+
+
+def palace_locations(conn: apsw.Connection, item_ids: list[str]) -> dict[str, dict[str, str]]:
+    """The palace place of each of these items that has one, by id (one query a chunk)."""
+    out: dict[str, dict[str, str]] = {}
+    for chunk in _chunks(item_ids):
+        rows = conn.execute("SELECT item_id, domain, room, shelf, card FROM memory_palace_locations "
+                            f"WHERE item_id IN ({_marks(chunk)})", chunk)
+        out.update((row[0], dict(zip(LEVELS, row[1:]))) for row in rows)
+    return out
 
 
 def entities(conn: apsw.Connection, query: str = "", limit: int = 50,
              visible_stores: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
-    from ..domain.text import entity_key
     params: list[Any] = []
     where = "1"
     if query:
