@@ -322,12 +322,16 @@ def _layout_words(entry: dict[str, Any]) -> str:
 
 def cmd_embedders(c: Client, ns) -> tuple[Any, str]:
     r = c.embedders()
-    rows = [f"{'*' if e['serving'] else ' '} {e['model']:<24} dim {e['dimension'] or '?':<5} "
-            f"{e['embedded']}/{e['items']} items embedded, {e['indexed']} indexed"
-            f"{_layout_words(e)}"
-            f"{'' if e['available'] else '  UNAVAILABLE: ' + e.get('error', '')}"
-            for e in r["embedders"]]
-    return r, "\n".join(rows) or "(no embedders: lexical search only)"
+    return r, "\n".join(map(_embedder_row, r["embedders"])) or "(no embedders: lexical search only)"
+
+
+def _embedder_row(e: dict[str, Any]) -> str:
+    # Below full trust the daemon leaves out the counts: they are over every store.
+    counts = (f"{e['embedded']}/{e['items']} items embedded, {e['indexed']} indexed" if "items" in e
+              else "(counts are for the owner)")
+    unavailable = "" if e["available"] else "  UNAVAILABLE: " + e.get("error", "")
+    return (f"{'*' if e['serving'] else ' '} {e['model']:<24} dim {e['dimension'] or '?':<5} "
+            f"{counts}{_layout_words(e)}{unavailable}")
 
 
 def cmd_pipe(c: Client, ns) -> tuple[Any, str]:

@@ -209,9 +209,17 @@ def query_recall(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+# What `embedders` tells a caller below full trust: which models serve, not how many items
+# (of every store) they hold, nor a model server's error text (its address, its host).
+_EMBEDDER_COUNTS = ("indexed", "items", "embedded", "missing")
+
+
 def query_embedders(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
     memory = q.extra.get("memory")
-    return {"embedders": memory.embedder_status() if memory else []}
+    found = memory.embedder_status() if memory else []
+    if q.caller.trust != "full":
+        found = [{**{k: v for k, v in e.items() if k not in _EMBEDDER_COUNTS}, "error": ""} for e in found]
+    return {"embedders": found}
 
 
 def query_timeline(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -244,7 +252,10 @@ def query_palace_get(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
 
 
 def query_stats(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
-    data = queries.stats(q.conn, None if q.caller.trust == "full" else q.caller.stores)
+    full = q.caller.trust == "full"
+    data = queries.stats(q.conn, None if full else q.caller.stores)
+    if not full:  # the log's totals count every store's events: they are the owner's to see
+        del data["events"], data["log_bytes"]
     data["projectors"] = Projections.positions(q.conn)
     return data
 

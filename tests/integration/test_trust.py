@@ -128,6 +128,25 @@ def test_admin_ops_and_the_event_stream_are_for_the_owner(gated):
     inner.close()
 
 
+def test_counts_over_every_store_are_the_owners_to_see(gated):
+    """stats' log totals and embedders' vector counts cover every store: a caller below full
+    trust gets its own stores' item counts and the models in use, not how much the others hold."""
+    _daemon, owner, _ids, client = gated
+    full_stats, full_embedders = owner.stats(), owner.embedders()["embedders"]
+    assert full_stats["events"] > 0 and full_stats["log_bytes"] > 0
+    assert full_embedders and all("indexed" in e and "missing" in e for e in full_embedders)
+    familiar = client("familiar")
+    stats = familiar.stats()
+    assert "events" not in stats and "log_bytes" not in stats
+    assert stats["by_store"] == {"social": stats["items"]}
+    embedders = familiar.embedders()["embedders"]
+    assert [e["model"] for e in embedders] == [e["model"] for e in full_embedders]
+    for entry in embedders:
+        assert not {"indexed", "items", "embedded", "missing"} & entry.keys()
+        assert entry["error"] == ""
+    familiar.close()
+
+
 def test_an_unknown_key_is_not_admitted(gated):
     _daemon, owner, _ids, client = gated
     stranger = client("stranger", timeout=1.5)

@@ -162,3 +162,15 @@ def test_ragixctl_embedders_names_the_loops_of_a_scan_table():
     assert _layout_words({"layout": "graph"}) == " (HNSW graph)"
     assert _layout_words({"layout": "flat"}) == " (flat table)"
     assert _layout_words({"layout": "cube"}) == "" and _layout_words({}) == ""
+
+
+def test_ragixctl_embedders_row_without_the_owners_counts():
+    from ragix_client.ctl import _embedder_row
+
+    base = {"model": "hash-v2-384", "dimension": 384, "inline": True, "serving": True,
+            "layout": "flat", "available": True, "error": ""}
+    owner = _embedder_row({**base, "indexed": 3, "items": 4, "embedded": 3, "missing": 1})
+    assert "3/4 items embedded, 3 indexed (flat table)" in owner
+    gated = _embedder_row(base)  # a caller below full trust gets no counts
+    assert "counts are for the owner" in gated and "embedded" not in gated
+    assert "UNAVAILABLE" in _embedder_row({**base, "available": False, "error": "down"})
