@@ -250,6 +250,24 @@ def test_links_and_palace(store):
     assert queries.palace_list(store.reader(), "proj/architecture-notes/note")["children"][0]["name"] == a
 
 
+def test_an_archived_item_keeps_links_places_and_uses_but_not_changes(store):
+    """As the README's archive row says: an archived item can still be linked, placed and
+    counted as used (an import restores them; a use may follow an archive), not changed."""
+    a = create(store, title="retired runbook")
+    b = create(store, title="current runbook")
+    store.run(c.ArchiveItem(a))
+    assert store.run(c.CreateLink(b, a, "supersedes"))["status"] == "created"
+    assert store.run(c.AssignPalace(a))["location"]["card"] == a
+    store.run(c.RecordUse({a: 1}))
+    assert store.get(a).usage_count == 1 and store.get(a).archived
+    assert store.run(c.ArchiveItem(a))["status"] == "unchanged"
+    for command in (c.UpdateItem(a, {"title": "zombie"}), c.PromoteItem(a, "mtm")):
+        seq = store.head_seq
+        with pytest.raises(Conflict):
+            store.run(command)
+        assert store.head_seq == seq
+
+
 def test_entities_index_counts_mentions(store):
     create(store, title="meeting", content="with Alice", entities=["Alice", "Bob"])
     create(store, title="lunch", content="with Alice", entities=["alice"])
