@@ -38,6 +38,8 @@ MODES = ("fts", "vector", "hybrid")
 EXACT_MAX = 2000
 # The vector list's weight for an embedder that names none: a learned sentence model.
 MODEL_VECTOR_WEIGHT = 0.75
+# The fewest hits a search ranks for (the default k): fewer asked for are the first of these.
+DEPTH_FLOOR = 10
 
 
 @dataclass(frozen=True)
@@ -136,8 +138,12 @@ class HybridSearch:
         with queries.snapshot(conn):
             return self._search(conn, query, filters, k, mode, now)
 
-    def _search(self, conn: apsw.Connection, query: str, filters: Filters, k: int, mode: str,
+    def _search(self, conn: apsw.Connection, query: str, filters: Filters, want: int, mode: str,
                 now: datetime | None) -> tuple[list[Hit], str]:
+        # Candidates are gathered and ranked as for at least DEPTH_FLOOR hits, whatever fewer are
+        # asked for, so that the best k of a search are the first k of the same search asked for
+        # more (up to the floor): a caller showing the top 3 sees the top 3 of the top 10.
+        k = max(want, DEPTH_FLOOR)
         n = max(self.config.candidates, 4 * k)
         used = mode
         started = None
@@ -188,7 +194,7 @@ class HybridSearch:
             ranked = self._with_neighbours(conn, ranking, ranked, filters)
         if c.w_entity > 0 and ranked:
             ranked = self._with_entities(conn, query, ranking.named, ranked)
-        top = ranked[:k]
+        top = ranked[:want]
         items = queries.items_by_rid(conn, [h.rid for h in top])
         return [Hit(items[h.rid], h.score, h.signals()) for h in top if h.rid in items], used
 

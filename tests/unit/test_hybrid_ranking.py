@@ -136,3 +136,28 @@ def test_a_candidate_left_unscored_is_scored_when_a_neighbour_lends_it_context(m
     monkeypatch.setattr(ranking, "_MARGIN", float("inf"))  # every candidate scored: the same answer
     everything = memory.search.search(memory.store.reader(), "lighthouse fresnel", Filters(), 5, "fts", now)[0]
     assert [(h.item.id, h.score, h.signals) for h in everything] == [(h.item.id, h.score, h.signals) for h in hits]
+
+
+def test_the_best_few_are_the_first_of_the_best_ten(tmp_path):
+    """A search asked for k ≤ 10 hits answers the first k of the same search asked for 10: the
+    candidates and their ranking do not depend on how many are shown (a cheaper all-words
+    intersection for a small k once changed the top 3)."""
+    import random
+
+    rng = random.Random(7)
+    vocabulary = [f"w{i}" for i in range(300)]
+    m = Memory(tmp_path / "k", synchronous="OFF", backfill=False)
+    try:
+        m.execute([c.CreateItem({"title": " ".join(rng.choices(vocabulary, k=3)),
+                                 "content": " ".join(rng.choices(vocabulary, k=rng.randint(5, 30))),
+                                 "tags": [rng.choice(vocabulary)]}, dedup=False) for _ in range(1000)])
+        reader = m.store.reader()
+        for _ in range(60):
+            query = " ".join(rng.choices(vocabulary, k=rng.randint(1, 3)))
+            for mode in ("fts", "hybrid", "vector"):
+                ten = [h.item.id for h in m.search.search(reader, query, Filters(), 10, mode)[0]]
+                for k in (1, 3, 5):
+                    few = [h.item.id for h in m.search.search(reader, query, Filters(), k, mode)[0]]
+                    assert few == ten[:k], (mode, query, k)
+    finally:
+        m.close()
