@@ -17,8 +17,8 @@ import zmq
 from zmq.utils.monitor import recv_monitor_message
 
 from ragixd import paths
-from ragixd.errors import (ConfigError, Forbidden, InvalidInput, ProtocolError, Timeout, TooLarge, Unavailable,
-                           from_wire)
+from ragixd.errors import (Busy, ConfigError, Forbidden, InvalidInput, ProtocolError, RagixError, Timeout, TooLarge,
+                           Unavailable, from_wire)
 from ragixd.ops.catalog import BY_NAME, CATALOG, COMMAND, PROTOCOL_VERSION
 
 # The argument a method takes positionally, for ops that have an obvious one.
@@ -279,11 +279,17 @@ class Client:
         return sock, int(status.get("head_seq") or 0)
 
     def follow(self, after: int | None = None, idle: float | None = None,
-               check_every: float = 1.0) -> Iterator[dict[str, Any]]:
+               check_every: float = 1.0,
+               on_pause: Callable[[RagixError | None], None] | None = None) -> Iterator[dict[str, Any]]:
         """Every committed event after seq `after` (None: from now on), in seq order, each
         once: the stored ones first, then the live stream, with what the stream misses (a
         subscription not yet in effect, events dropped for a slow reader) read back from the
-        log (follow.py). Stops after `idle` seconds without an event (None: never)."""
+        log (follow.py). Stops after `idle` seconds without an event (None: never).
+
+        A daemon that stops answering (restarted, stopped for a while) is waited for, not an
+        error: the log is read again every `check_every` seconds until it answers, and the
+        stream resumes where it was. `on_pause(error)` is told when the waiting starts and
+        `on_pause(None)` when the daemon answers again."""
         from .follow import in_order
 
         sock, head = self._subscriber(("",))  # subscribed before the log is read: nothing falls between
@@ -291,12 +297,14 @@ class Client:
             start = head if after is None else after
             given = [time.monotonic()]
 
+            def quiet_for() -> float:
+                return time.monotonic() - given[0]
+
             def live() -> Iterator[dict[str, Any] | None]:
                 while True:
-                    quiet = time.monotonic() - given[0]
-                    if idle is not None and quiet >= idle:
+                    if idle is not None and quiet_for() >= idle:
                         return
-                    wait = check_every if idle is None else min(check_every, idle - quiet)
+                    wait = check_every if idle is None else min(check_every, idle - quiet_for())
                     if sock.poll(max(1, int(wait * 1000))):
                         _topic, body = sock.recv_multipart()
                         yield msgpack.unpackb(body, raw=False, strict_map_key=False)
@@ -304,11 +312,31 @@ class Client:
                         yield None
 
             def fetch(seq: int) -> list[dict[str, Any]]:
-                return self.call("tail", {"after": seq, "limit": 1000})["events"]
+                paused = False
+                while True:
+                    try:
+                        events = self.call("tail", {"after": seq, "limit": 1000},
+                                           timeout=min(self.timeout, 10.0))["events"]
+                    except (Unavailable, Timeout, Busy) as err:
+                        # Not answered (or shutting down): the events after `seq` cannot be known yet, and a later
+                        # live one must not be given past them, so this read waits.
+                        if not paused and on_pause is not None:
+                            on_pause(err)
+                        paused = True
+                        if idle is not None and quiet_for() >= idle:
+                            raise _FollowIdle from None
+                        time.sleep(check_every)
+                        continue
+                    if paused and on_pause is not None:
+                        on_pause(None)
+                    return events
 
-            for event in in_order(live(), fetch, start):
-                given[0] = time.monotonic()
-                yield event
+            try:
+                for event in in_order(live(), fetch, start):
+                    given[0] = time.monotonic()
+                    yield event
+            except _FollowIdle:
+                return
         finally:
             sock.close()
 
@@ -331,6 +359,10 @@ class Client:
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+class _FollowIdle(Exception):
+    """follow(): the daemon stayed unreachable for longer than the idle time."""
 
 
 class _Conn:

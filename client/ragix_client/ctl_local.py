@@ -137,7 +137,7 @@ def tail(client: Client, ns: argparse.Namespace) -> int:
             if ns.from_seq > head:
                 print(f"ragixctl: --from {ns.from_seq} is past the last event (seq {head}): nothing is "
                       f"printed until events after seq {ns.from_seq} are committed", file=sys.stderr)
-        for event in client.follow(after=ns.from_seq, idle=ns.idle):
+        for event in client.follow(after=ns.from_seq, idle=ns.idle, on_pause=_say_pause):
             _print_event(ns, event)
             shown += 1
             if ns.count is not None and shown >= ns.count:
@@ -145,6 +145,15 @@ def tail(client: Client, ns: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     return 0  # an error is the caller's to report (exit code and --json shape like any command's)
+
+
+def _say_pause(err: Exception | None) -> None:
+    """A restart of the daemon is waited out, on stderr (stdout carries only events)."""
+    if err is None:
+        print("ragixctl: the daemon answers again; following on", file=sys.stderr, flush=True)
+    else:
+        print(f"ragixctl: {err}; waiting for the daemon to come back (Ctrl-C to stop)",
+              file=sys.stderr, flush=True)
 
 
 def _print_event(ns: argparse.Namespace, event: dict) -> None:
