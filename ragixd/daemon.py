@@ -47,7 +47,7 @@ then, from another terminal (given the daemon's endpoint, if it is not the defau
 """
 
 
-def parse_args(argv: list[str] | None) -> argparse.Namespace:
+def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="ragixd", description=DESCRIPTION, epilog=EPILOG,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--home", help="data directory (env RAGIX_HOME; default $XDG_DATA_HOME/ragix)")
@@ -59,7 +59,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--log-level", choices=["debug", "info", "warning", "error"],
                     help="env RAGIX_LOG_LEVEL; default info (logs go to stderr)")
     ap.add_argument("--version", action="version", version=f"ragixd {__version__}")
-    return ap.parse_args(argv)
+    return ap
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    return build_parser().parse_args(argv)
 
 
 def _flags(ns: argparse.Namespace) -> dict:

@@ -219,7 +219,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tier", choices=["S3", "S2", "S0"], default="S3",
                    help="S3 full detail; S2 redacts hosts, IPs, hashes, ports; S0 also paths, files, e-mails, entities")
     p.add_argument("-o", "--output", help="file to write (default: stdout)")
-    p.add_argument("--include-archived", action="store_true")
+    p.add_argument("--include-archived", action="store_true",
+                   help="export archived items too (by default only live ones)")
     p = _op(sub, "import", common)
     p.add_argument("file", nargs="?", default="-", help="JSONL written by export (default: stdin)")
     policy = sub.add_parser("policy", help="The write policy.", description="The write policy.",
@@ -268,6 +269,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "key is lost)")
     p = _local(sub, "service", "Install, remove or inspect the systemd user unit.",
                "ragixctl service install", common)
-    p.add_argument("action", choices=["install", "uninstall", "status"])
+    p.add_argument("action", choices=["install", "uninstall", "status"],
+                   help="install writes the user unit (and prints the systemctl command that starts it), "
+                        "uninstall removes it, status says whether it is installed and running")
     p.add_argument("--unit-dir", help="default ~/.config/systemd/user")
     return parser
