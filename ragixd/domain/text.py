@@ -41,6 +41,32 @@ tres sans sous chez comme donc dont alors aussi ainsi car cela ceci ca si quand 
 """.split())
 
 
+# Characters of the scripts written without spaces between words (Han, kana) or with particles
+# joined to their word (Hangul syllables): full-text search indexes and queries each one as a
+# word of its own (a query's run of them is then a phrase: "北京" finds "我们明天在北京开会"),
+# as FTS5's unicode61 tokenizer would otherwise take a whole run for one word. Conjoining Hangul
+# jamo are left out: a syllable written decomposed stays in one piece.
+_SPACED_SCRIPTS = ("\u2e80-\u2fdf\u3005-\u3007\u3021-\u3029\u3040-\u30ff\u3131-\u318e"
+                   "\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3\uf900-\ufaff"
+                   "\uff66-\uff9d\U00020000-\U0003134f")
+_SPACED_RE = re.compile(f"[{_SPACED_SCRIPTS}]")
+
+
+def spaced_cjk(text: str) -> str:
+    """`text` with a space on each side of every Han, kana and Hangul syllable character (see
+    _SPACED_SCRIPTS); any other text as it is. What the full-text index reads, and the form a
+    query's words take, so both are cut the same way. Changing it changes what is indexed: the
+    index must then be rebuilt (a migration)."""
+    if text.isascii():
+        return text
+    return _SPACED_RE.sub(r" \g<0> ", text)
+
+
+def is_spaced_cjk(word: str) -> bool:
+    """Whether `word` holds a character spaced_cjk cuts out (one is a word in those scripts)."""
+    return not word.isascii() and _SPACED_RE.search(word) is not None
+
+
 def fold(text: str) -> str:
     """Lower-case and strip diacritics: 'Sécurité' -> 'securite'."""
     if text.isascii():  # nothing to decompose: the common case, kept cheap
@@ -71,7 +97,7 @@ def content_terms(text: str, limit: int = 48) -> list[str]:
         if key not in seen:
             seen[key] = word
     terms = list(seen.items())
-    kept = [(k, w) for k, w in terms if k not in STOP_WORDS and len(k) > 1] or terms
+    kept = [(k, w) for k, w in terms if k not in STOP_WORDS and (len(k) > 1 or is_spaced_cjk(k))] or terms
     if len(kept) > limit:
         longest = sorted(range(len(kept)), key=lambda i: (-len(kept[i][0]), i))[:limit]
         kept = [kept[i] for i in sorted(longest)]

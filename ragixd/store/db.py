@@ -7,6 +7,7 @@ from pathlib import Path
 import apsw
 
 from ..errors import StoreError
+from . import sqlfunctions
 
 BUSY_TIMEOUT_MS = 30_000
 # Read connections map the database file (up to this size) instead of read()ing it page by
@@ -34,6 +35,7 @@ def open_connection(path: str | Path, *, readonly: bool = False, synchronous: st
         conn.execute("PRAGMA cache_size=-65536")
         if mmap_bytes:
             conn.execute(f"PRAGMA mmap_size={int(mmap_bytes)}")
+        sqlfunctions.register(conn)
     except apsw.Error as e:
         raise StoreError(f"cannot open database {path}: {e}") from e
     return conn

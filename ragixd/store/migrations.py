@@ -11,8 +11,9 @@ from dataclasses import dataclass
 import apsw
 
 from ..domain.clock import now_ts
+from . import sqlfunctions
 from .projectors.entities import ENTITIES_DDL
-from .projectors.fts import BULK_DDL, FTS_DDL
+from .projectors.fts import BULK_DDL, FTS_DDL, VIEW_DDL
 from .projectors.items import ITEM_TAGS_DDL, ITEMS_DDL, SOURCE_KEY_DDL
 from .projectors.links import LINKS_DDL
 from .projectors.log_totals import LOG_TOTALS_DDL
@@ -62,6 +63,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(8, "entities compared by key: replayed once",
               "DELETE FROM entity_items; DELETE FROM entities; "
               "UPDATE projector_positions SET seq = 0 WHERE name = 'entities';"),
+    # Han, kana and Hangul were indexed a run at a time: a word inside a run was never found.
+    Migration(9, "full-text index reads Han, kana and Hangul a character at a time", VIEW_DDL),
 )
 LATEST = MIGRATIONS[-1].version
 
@@ -75,6 +78,7 @@ def current_version(conn: apsw.Connection) -> int:
 def migrate(conn: apsw.Connection, target: int = LATEST) -> list[int]:
     """Run the migrations above the current version up to `target`; return those applied."""
     applied = []
+    sqlfunctions.register(conn)  # the schema's views call them
     for migration in MIGRATIONS:
         if migration.version <= current_version(conn) or migration.version > target:
             continue

@@ -14,7 +14,7 @@ import msgpack
 from ..domain.item import MemoryItem
 from ..domain.palace import LEVELS, split_path
 from ..domain import clock
-from ..domain.text import content_terms, entity_key
+from ..domain.text import content_terms, entity_key, spaced_cjk
 from ..errors import NotFound
 from . import log
 from .filters import Filters
@@ -129,7 +129,8 @@ def match_expression(query: str, every: bool = False) -> str | None:
     terms = content_terms(query)
     if not terms:
         return None
-    return (" AND " if every else " OR ").join(f'"{t}"' for t in terms)
+    # A word of Han, kana or Hangul is a phrase of its characters, as the index holds them.
+    return (" AND " if every else " OR ").join(f'"{" ".join(spaced_cjk(t).split())}"' for t in terms)
 
 
 # Rank in FTS alone (a cheap top-n by bm25), then join and filter only the rows it kept. CROSS

@@ -280,6 +280,7 @@ def projection_tables(conn: apsw.Connection) -> list[str]:
 
 def drop_projections(conn: apsw.Connection) -> None:
     conn.execute("DROP TABLE IF EXISTS memory_items_fts")
+    conn.execute(f"DROP VIEW IF EXISTS {fts.TEXT_VIEW}")
     for name in projection_tables(conn):
         conn.execute(f'DROP TABLE IF EXISTS "{name}"')
     conn.execute("DELETE FROM schema_migrations")

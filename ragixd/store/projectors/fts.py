@@ -1,7 +1,10 @@
 """The full-text projection: FTS5 in external-content mode over memory_items.
 
 The tokenizer folds diacritics (remove_diacritics 2) so 'securite' finds 'Sécurité' and the
-reverse, and stems English with porter.
+reverse, and stems English with porter. Since migration 9 the index's external content is the
+view memory_items_fts_text, the items' columns as the index reads them: each Han, kana and
+Hangul character set apart as a word of its own (sqlfunctions.fts_text), which unicode61 would
+take a whole run of for one word.
 
 The index is written once per group, at its end, in the group's transaction: one statement
 removes the old text of the items the group changed and one indexes their new text. Row-by-
@@ -16,6 +19,7 @@ import json
 import apsw
 
 from ...domain.events import Event
+from ..sqlfunctions import FTS_TEXT, fts_text
 from .base import ItemChange
 from .items import fts_fields_differ, fts_values
 
@@ -55,21 +59,39 @@ DROP TRIGGER IF EXISTS memory_items_fts_ai;
 DROP TRIGGER IF EXISTS memory_items_fts_au;
 """
 
+# Migration 9: the index reads its columns through the view (and is built again from it); the
+# last row trigger goes (items are never deleted; a rebuild drops the tables).
+TEXT_VIEW = "memory_items_fts_text"
+VIEW_DDL = f"""
+DROP TRIGGER IF EXISTS memory_items_fts_bd;
+DROP TABLE IF EXISTS memory_items_fts;
+DROP VIEW IF EXISTS {TEXT_VIEW};
+CREATE VIEW {TEXT_VIEW} AS SELECT rid, {FTS_TEXT}(title) AS title, {FTS_TEXT}(content) AS content,
+    {FTS_TEXT}(tags) AS tags, {FTS_TEXT}(entities) AS entities FROM memory_items;
+CREATE VIRTUAL TABLE memory_items_fts USING fts5(
+    title, content, tags, entities,
+    content='{TEXT_VIEW}', content_rowid='rid',
+    tokenize='porter unicode61 remove_diacritics 2'
+);
+INSERT INTO memory_items_fts(memory_items_fts, rank) VALUES ('rank', 'bm25({BM25_WEIGHTS})');
+INSERT INTO memory_items_fts(memory_items_fts) VALUES ('rebuild');
+"""
+
 # Old text is removed row by row, bound exactly as it was indexed (updates are the rare case);
 # new text is indexed by one statement for the whole group.
 DELETE_SQL = (
     "INSERT INTO memory_items_fts(memory_items_fts, rowid, title, content, tags, entities) "
     "VALUES ('delete', ?, ?, ?, ?, ?)"
 )
-INDEX_SQL = """
+INDEX_SQL = f"""
 INSERT INTO memory_items_fts(rowid, title, content, tags, entities)
-SELECT rid, title, content, tags, entities FROM memory_items
+SELECT rid, title, content, tags, entities FROM {TEXT_VIEW}
 WHERE rid IN (SELECT value FROM json_each(?)) ORDER BY rid
 """
 # A replay indexes the items once, after their rows are final, a range of row ids at a time.
-INDEX_RANGE_SQL = """
+INDEX_RANGE_SQL = f"""
 INSERT INTO memory_items_fts(rowid, title, content, tags, entities)
-SELECT rid, title, content, tags, entities FROM memory_items
+SELECT rid, title, content, tags, entities FROM {TEXT_VIEW}
 WHERE rid > ? AND rid <= ? ORDER BY rid
 """
 RID_RANGE_SQL = "SELECT coalesce(min(rid), 0), coalesce(max(rid), 0), count(*) FROM memory_items"
@@ -102,7 +124,7 @@ class FtsProjector:
         pending, self._pending = self._pending, {}
         if not pending or not index:
             return
-        stale = [[rid, *text] for rid, text in pending.items() if text is not None]
+        stale = [[rid, *map(fts_text, text)] for rid, text in pending.items() if text is not None]
         if stale:
             conn.executemany(DELETE_SQL, stale)
         conn.execute(INDEX_SQL, (json.dumps(sorted(pending)),))
