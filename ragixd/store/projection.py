@@ -169,11 +169,16 @@ class ConnectionView:
     def exists(self, item_id: str) -> bool:
         return self.conn.execute("SELECT 1 FROM memory_items WHERE id=?", (item_id,)).fetchone() is not None
 
-    def find_duplicate(self, store: str, content_hash: str) -> MemoryItem | None:
+    def find_duplicate(self, store: str, content_hash: str, live_at: str,
+                       lasting: bool) -> MemoryItem | None:
+        """The first live item of `store` with this content hash that is not past its expiry
+        at `live_at` and, when `lasting`, has no expiry at all; one without an expiry first."""
+        expiry = "expires_at IS NULL" if lasting else "(expires_at IS NULL OR expires_at > ?)"
         rows = self.conn.execute(
-            "SELECT rid, id FROM memory_items WHERE store=? AND content_hash=? AND archived=0",
-            (store, content_hash)).fetchall()
-        return self.get_item(min(rows)[1]) if rows else None
+            f"SELECT expires_at IS NOT NULL, rid, id FROM memory_items "
+            f"WHERE store=? AND content_hash=? AND archived=0 AND {expiry}",
+            (store, content_hash) if lasting else (store, content_hash, live_at)).fetchall()
+        return self.get_item(min(rows)[2]) if rows else None
 
     def live_of_source(self, store: str, source: str) -> list[str]:
         """Ids of the live items of `store` whose source_id is `source`, ':' and a part that

@@ -88,6 +88,22 @@ def test_propose_governs_each_item(daemon):
     c.close()
 
 
+def test_the_owners_write_is_not_absorbed_by_a_pending_proposal_of_the_same_text(daemon):
+    c = daemon.client()
+    text = {"title": "Oncall rota", "content": "Oncall rotates every Monday 09:00"}
+    pending = c.propose(items=[text])["items"][0]
+    assert pending["status"] == "quarantined"
+    mine = c.write(**text, tier="ltm", validation="verified", tags=["oncall"],
+                   provenance={"source_kind": "doc", "source_id": "rota.md:1"})
+    assert mine["id"] != pending["id"]
+    stored = c.read(mine["id"])["items"][0]
+    assert (stored["tier"], stored["validation"], stored["expires_at"], stored["tags"]) == \
+        ("ltm", "verified", None, ["oncall"])
+    again = c.propose(items=[text])["items"][0]  # a later proposal is a mention of the lasting item
+    assert again["id"] == mine["id"] and again["status"] == "duplicate", again
+    c.close()
+
+
 def test_proposals_parse_strips_blocks_and_stores(daemon):
     c = daemon.client()
     answer = ("Here is the plan.\n<MEMORY_PROPOSALS_JSON>[{\"title\": \"Release on Tuesdays\", "

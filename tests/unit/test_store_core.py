@@ -37,6 +37,28 @@ def test_exact_duplicate_bumps_mention_count_instead_of_copying(store):
     assert store.stats()["items"] == 1
 
 
+def test_a_lasting_write_is_not_folded_into_an_expiring_or_expired_copy(store):
+    """A pending (quarantined, expiring) proposal cannot absorb the owner's lasting write of the
+    same text, which would then expire with it; an item past its expiry stands for nothing."""
+    pending = store.run(c.CreateItem({"title": "Oncall rota", "content": "every Monday 09:00",
+                                      "validation": "unverified", "expires_at": "2999-01-01T00:00:00Z"}))
+    again = store.run(c.CreateItem({"title": "Oncall rota", "content": "every Monday 09:00",
+                                    "validation": "unverified", "expires_at": "2999-01-02T00:00:00Z"}))
+    assert again == {**again, "id": pending["id"], "status": "duplicate"}  # expiring too: a mention
+    lasting = store.run(c.CreateItem({"title": "Oncall rota", "content": "every Monday 09:00", "tags": ["oncall"]}))
+    assert lasting["status"] == "created" and lasting["id"] != pending["id"]
+    kept = store.get(lasting["id"])
+    assert kept.expires_at is None and kept.tags == ("oncall",)
+    # once lasting, later copies are mentions of it, expiring or not
+    for fields in ({}, {"expires_at": "2999-01-01T00:00:00Z"}):
+        hit = store.run(c.CreateItem({"title": "Oncall rota", "content": "every Monday 09:00", **fields}))
+        assert hit["id"] == lasting["id"] and hit["status"] == "duplicate"
+    gone = store.run(c.CreateItem({"title": "Old", "content": "expired", "expires_at": "2000-01-01T00:00:00Z"}))
+    fresh = store.run(c.CreateItem({"title": "Old", "content": "expired"}))
+    assert fresh["status"] == "created" and fresh["id"] != gone["id"]
+    assert store.get(fresh["id"]).expires_at is None and store.get(gone["id"]).mention_count == 1
+
+
 def test_duplicate_in_another_store_is_a_new_item(store):
     a = create(store, title="Same", content="body", store="private")
     b = create(store, title="Same", content="body", store="social")
