@@ -275,7 +275,8 @@ class Server:
     def _answer_crash(self, index: int, frames: list[zmq.Frame], err: Exception) -> None:
         """Tell the client its request failed (it would otherwise wait for its time-out)."""
         try:
-            self._reply(_route(index, frames)[0], None, error=RagixError(f"request failed: {type(err).__name__}"))
+            route, body = _route(index, frames)
+            self._reply(route, _request_id(body), error=RagixError(f"request failed: {type(err).__name__}"))
         except Exception:  # noqa: BLE001 - nothing more can be done for this one
             pass
 
@@ -290,12 +291,7 @@ class Server:
                 except zmq.Again:
                     break
                 route, body = _route(index, frames)
-                try:
-                    request = msgpack.unpackb(body[0].bytes, raw=False) if len(body) == 1 else None
-                    req_id = request.get("id") if isinstance(request, dict) else None
-                except Exception:  # noqa: BLE001 - answered without an id
-                    req_id = None
-                self._reply(route, req_id if isinstance(req_id, (str, int)) else None, error=busy)
+                self._reply(route, _request_id(body), error=busy)
 
     def _handle(self, index: int, source: str, frames: list[zmq.Frame]) -> None:
         route, body = _route(index, frames)
@@ -607,6 +603,17 @@ def _remove_ipc_files(*endpoints: str | None) -> None:
                 os.unlink(endpoint[len("ipc://"):])
             except OSError:
                 pass
+
+
+def _request_id(body: list[zmq.Frame]) -> str | int | None:
+    """The id of the request in `body`, when it can be read (answers that are not the request's
+    own answer still carry it, so that a client with several requests out can match them)."""
+    try:
+        request = msgpack.unpackb(body[0].bytes, raw=False) if len(body) == 1 else None
+    except Exception:  # noqa: BLE001 - not msgpack: answered without an id
+        return None
+    req_id = request.get("id") if isinstance(request, dict) else None
+    return req_id if isinstance(req_id, (str, int)) and not isinstance(req_id, bool) else None
 
 
 def _more(sock: zmq.Socket) -> bool:

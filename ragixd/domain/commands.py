@@ -391,6 +391,8 @@ def _supersede(cmd: SupersedeItem, view: StateView, ctx: Context) -> Decision:
 def _use(cmd: RecordUse, view: StateView, ctx: Context) -> Decision:
     if not isinstance(cmd.counts, Mapping) or not cmd.counts:
         raise InvalidInput("uses", "must map at least one item id to a count")
+    if not all(isinstance(item_id, str) for item_id in cmd.counts):
+        raise InvalidInput("uses", "its keys must be item ids (MEM-…)")
     uses = []
     for item_id in sorted(cmd.counts):
         count = cmd.counts[item_id]

@@ -43,6 +43,22 @@ def _fields(item: dict[str, Any]) -> dict[str, Any]:
     return {k: item[k] for k in IMPORTED if item.get(k) is not None}
 
 
+def _line_problem(line: dict[str, Any], item: dict[str, Any]) -> str | None:
+    """Why the parts of a line that an import makes after the item (links, supersession,
+    archive mark, palace place) cannot be read as export writes them; None when they can.
+    The line is then invalid as a whole: half of it would be a silent loss."""
+    links = item.get("links")
+    if links is not None and (not isinstance(links, list) or not all(isinstance(x, dict) for x in links)):
+        return "'links' must be a list of objects {to, rel}"
+    if not isinstance(item.get("archived", False), bool):
+        return "'archived' must be true or false"
+    if item.get("superseded_by") is not None and not isinstance(item["superseded_by"], str):
+        return "'superseded_by' must be an item id"
+    if line.get("palace") is not None and not isinstance(line["palace"], dict):
+        return "'palace' must be an object {domain, room, shelf}"
+    return None
+
+
 def plan_import(args: dict[str, Any], caller: Caller) -> Plan:
     if caller.trust != "full":
         # An import keeps the ids, stores, archive marks and supersessions it is given: at a
@@ -63,6 +79,10 @@ def plan_import(args: dict[str, Any], caller: Caller) -> Plan:
         if line.get("format", FORMAT) != FORMAT:
             kinds.append((n, f"format {shown(line.get('format'))} is not {FORMAT!r}"))
             continue
+        problem = _line_problem(line, item)
+        if problem is not None:
+            kinds.append((n, problem))
+            continue
         secrecy[n] = str(line.get("secrecy", "S3"))
         fields = _fields(item)
         fields.setdefault("store", caller.default_store())
@@ -73,9 +93,8 @@ def plan_import(args: dict[str, Any], caller: Caller) -> Plan:
         def if_imported(command: Any) -> Any:  # nothing of a line answered conflict is applied
             return c.IfImported(command, item_id, item.get("title", ""), item.get("content", ""))
         for link in item.get("links") or []:
-            if isinstance(link, dict):
-                later.append((n, f"link to {link.get('to', '')}",
-                              if_imported(c.CreateLink(item_id, link.get("to", ""), link.get("rel", "related")))))
+            later.append((n, f"link to {link.get('to', '')}",
+                          if_imported(c.CreateLink(item_id, link.get("to", ""), link.get("rel", "related")))))
         if item.get("superseded_by"):
             later.append((n, "supersession", if_imported(c.SupersedeItem(item_id, item["superseded_by"], "import"))))
         if item.get("archived"):  # archived even when its supersession cannot be made

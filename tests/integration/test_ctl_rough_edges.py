@@ -210,3 +210,59 @@ def test_a_durable_tier_refused_for_want_of_a_source_names_the_option(daemon, ca
     code, out, err = run(daemon, capsys, "write", "--title", "other", "--content", "x y z",
                          "--tier", "ltm", "--type", "fact")
     assert code == 1 and "--source" in err
+
+
+@pytest.mark.parametrize("item_extra, line_extra, said", [
+    ({"links": 5}, {}, "'links' must be a list"),
+    ({"links": "MEM-0000000000000001"}, {}, "'links' must be a list"),
+    ({"links": {"to": "MEM-0000000000000001"}}, {}, "'links' must be a list"),
+    ({"links": ["MEM-0000000000000001"]}, {}, "'links' must be a list"),
+    ({"archived": "false"}, {}, "'archived' must be true or false"),
+    ({"superseded_by": 7}, {}, "'superseded_by' must be an item id"),
+    ({}, {"palace": ["x"]}, "'palace' must be an object"),
+])
+def test_an_import_line_whose_later_parts_cannot_be_read_is_invalid_and_changes_nothing(
+        daemon, item_extra, line_extra, said):
+    c = daemon.client()
+    good = {"format": "ragix-export/1", "item": {"id": "MEM-00000000000000a1", "title": "kept", "content": "fine"}}
+    bad = {"format": "ragix-export/1", **line_extra,
+           "item": {"id": "MEM-00000000000000b2", "title": "odd", "content": "parts", **item_extra}}
+    r = c.call("import", {"lines": [bad, good]})
+    assert r["lines"][0]["status"] == "invalid" and said in r["lines"][0]["error"], r
+    assert r["lines"][1]["status"] in ("created", "exists")
+    assert c.read("MEM-00000000000000b2")["items"] == []
+
+
+def test_use_keyed_by_something_other_than_an_id_is_invalid_input_naming_uses(daemon):
+    import msgpack
+    import zmq
+
+    item = daemon.client().write(title="used", content="once")["id"]
+    sock = zmq.Context.instance().socket(zmq.DEALER)
+    sock.connect(daemon.endpoint)
+    try:
+        for n, uses in enumerate(({item: 1, 5: 1}, {item: 1, None: 1}, {5: 1})):
+            # msgpack allows keys that are not text; the schema's key check does not see them
+            sock.send(msgpack.packb({"v": 1, "id": f"u{n}", "op": "use", "args": {"uses": uses}}))
+            assert sock.poll(10_000)
+            answer = msgpack.unpackb(sock.recv(), raw=False, strict_map_key=False)
+            assert answer["id"] == f"u{n}" and answer["ok"] is False
+            assert answer["error"]["code"] == "invalid_input" and answer["error"]["details"]["field"] == "uses"
+    finally:
+        sock.close(0)
+    assert daemon.client().read(item)["items"][0]["usage_count"] == 0
+
+
+def test_an_answer_to_a_request_it_could_not_serve_carries_the_requests_id():
+    import msgpack
+
+    from ragixd.server import _request_id
+
+    class Frame:
+        def __init__(self, data):
+            self.bytes = data
+    assert _request_id([Frame(msgpack.packb({"v": 1, "id": "r-7", "op": "x"}))]) == "r-7"
+    assert _request_id([Frame(msgpack.packb({"id": 12}))]) == 12
+    for body in ([Frame(b"\xc1junk")], [Frame(msgpack.packb([1, 2]))], [Frame(msgpack.packb({"id": True}))],
+                 [Frame(msgpack.packb({"id": [1]}))], [], [Frame(b"a"), Frame(b"b")]):
+        assert _request_id(body) is None
