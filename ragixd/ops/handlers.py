@@ -8,7 +8,7 @@ whose trust level limits the stores they may touch.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 import apsw
 
@@ -65,6 +65,26 @@ def withheld_from(q: QueryContext) -> Callable[[Any], bool]:
     if guard is None or q.caller.trust == "full":
         return lambda item: False
     return lambda item: not guard.admits(item)
+
+
+def shown_items(q: QueryContext, items: Iterable[Any]) -> list[dict[str, Any]]:
+    """Items as a caller is answered them: below full trust, without their links to items the
+    caller cannot see (an id in another store tells that it exists)."""
+    return hide_unseen_links(q, [i.to_dict() for i in items])
+
+
+def hide_unseen_links(q: QueryContext, dicts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`dicts` (items or revision snapshots, as dicts) with each link to an item outside the
+    caller's stores left out (in place, and returned); the owner's as they are."""
+    if q.caller.trust == "full":
+        return dicts
+    targets = {link["to"] for d in dicts for link in d.get("links") or ()}
+    if targets:
+        seen = queries.ids_in_stores(q.conn, targets, q.caller.stores)
+        for d in dicts:
+            if d.get("links"):
+                d["links"] = [link for link in d["links"] if link["to"] in seen]
+    return dicts
 
 
 # -- writes --------------------------------------------------------------------------------
@@ -147,7 +167,7 @@ def check_touched(conn: apsw.Connection, op: str, args: dict[str, Any], caller: 
 def query_read(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
     withheld = withheld_from(q)
     items = [i for i in queries.get_items(q.conn, list(args["ids"]), _visible(q.caller)) if not withheld(i)]
-    return {"items": [i.to_dict() for i in items], "count": len(items)}
+    return {"items": shown_items(q, items), "count": len(items)}
 
 
 def search_filters(args: Mapping[str, Any], caller: Caller) -> Filters:
@@ -188,8 +208,9 @@ def query_search(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
     hits, used, fallback = _hybrid(q, args, args.get("k", 10))
     withheld = withheld_from(q)
     hits = [h for h in hits if not withheld(h.item)]
+    shown = shown_items(q, (h.item for h in hits))
     items = [{"id": h.item.id, "title": h.item.title, "score": round(h.score, 6), "tier": h.item.tier,
-              "type": h.item.type, "tags": list(h.item.tags), "item": h.item.to_dict()} for h in hits]
+              "type": h.item.type, "tags": list(h.item.tags), "item": d} for h, d in zip(hits, shown)]
     answer = {"items": items, "count": len(items), "mode": used}
     if fallback:
         answer["vectors_unavailable"] = fallback
@@ -227,14 +248,16 @@ def query_timeline(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
     withheld = withheld_from(q)
     items = [i for i in queries.timeline(q.conn, args["anchor"], args.get("before", 5), args.get("after", 5),
                                          search_filters(window, q.caller)) if not withheld(i)]
-    return {"items": [i.to_dict() for i in items], "count": len(items)}
+    return {"items": shown_items(q, items), "count": len(items)}
 
 
 def query_history(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
     _require_visible(q.conn, q.caller, args["id"])
     if withheld_from(q)(queries.get_item(q.conn, args["id"], _visible(q.caller))):
         raise NotFound(f"no item {args['id']}", id=args["id"])
-    return {"id": args["id"], "revisions": queries.history(q.conn, args["id"])}
+    revisions = queries.history(q.conn, args["id"])
+    hide_unseen_links(q, [r["snapshot"] for r in revisions if isinstance(r["snapshot"], dict)])
+    return {"id": args["id"], "revisions": revisions}
 
 
 def query_entities(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -248,7 +271,7 @@ def query_palace_list(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
 
 def query_palace_get(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
     item = queries.get_item(q.conn, args["id"], _visible(q.caller))
-    return {"location": queries.palace_location(q.conn, item.id), "item": item.to_dict()}
+    return {"location": queries.palace_location(q.conn, item.id), "item": shown_items(q, [item])[0]}
 
 
 def query_stats(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:

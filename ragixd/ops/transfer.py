@@ -14,7 +14,7 @@ from ..domain.trust import Caller
 from ..errors import Forbidden, RagixError, shown
 from ..store.filters import Filters
 from ..store import queries
-from .handlers import Plan, QueryContext, withheld_from
+from .handlers import Plan, QueryContext, shown_items, withheld_from
 
 FORMAT = "ragix-export/1"
 # What an import takes from a line; counters and updated_at are the importing store's own.
@@ -28,8 +28,8 @@ def query_export(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
     f = Filters(include_archived=args.get("include_archived", False), visible_stores=q.caller.stores)
     page = queries.items_after(q.conn, args.get("after", 0), limit, f)
     withheld = withheld_from(q)
-    lines = [{"format": FORMAT, "secrecy": tier, "item": redact_item(item.to_dict(), tier)}
-             for _, item in page if not withheld(item)]
+    kept = [item for _, item in page if not withheld(item)]
+    lines = [{"format": FORMAT, "secrecy": tier, "item": redact_item(d, tier)} for d in shown_items(q, kept)]
     if tier == "S3":  # a place in the palace is the owner's own wording: exported whole only
         places = queries.palace_locations(q.conn, [line["item"]["id"] for line in lines])
         for line in lines:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -308,6 +308,17 @@ def palace_list(conn: apsw.Connection, path: str, visible_stores: tuple[str, ...
     children = [{"name": name, "count": n} for name, n in rows]
     return {"level": level, "path": "/".join(parts), "children": children,
             "count": sum(c["count"] for c in children)}
+
+
+def ids_in_stores(conn: apsw.Connection, ids: Iterable[str], stores: Sequence[str]) -> set[str]:
+    """Those of `ids` that are items of one of `stores` (archived or not)."""
+    wanted = sorted(ids)
+    if not wanted or not stores:
+        return set()
+    rows = conn.execute(
+        f"SELECT id FROM memory_items WHERE id IN (SELECT value FROM json_each(?)) "
+        f"AND +store IN ({','.join('?' * len(stores))})", [json.dumps(wanted), *stores])
+    return {r[0] for r in rows}
 
 
 def palace_location(conn: apsw.Connection, item_id: str) -> dict[str, str] | None:

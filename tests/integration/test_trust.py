@@ -225,3 +225,29 @@ def test_a_link_to_an_invisible_item_is_answered_as_one_to_no_item(gated):
                           links=[{"rel": "related", "to": ids["shared"]}])
     assert owner.read(visible["id"])["items"][0]["links"] == [{"rel": "related", "to": ids["shared"]}]
     inner.close()
+
+
+def test_the_owners_links_into_a_store_a_caller_cannot_see_are_left_out_of_what_it_reads(gated):
+    """The owner may link a shared item to a private one; below full trust, the private id is
+    not shown by read, search, timeline, history, palace.get or export (it would tell that the
+    item exists), while the links to what the caller sees stay."""
+    _daemon, owner, ids, client = gated
+    pointer = owner.write(title="zebra runbook pointer", content="zebra steps are elsewhere", store="shared",
+                          links=[{"rel": "references", "to": ids["private"]},
+                                 {"rel": "related", "to": ids["social"]}])["id"]
+    owner.update(pointer, patch={"content": "zebra steps are still elsewhere"})
+    owner.palace_assign(pointer)
+    kept = [{"rel": "related", "to": ids["social"]}]
+    assert len(owner.read(pointer)["items"][0]["links"]) == 2
+    inner = client("inner")
+    assert inner.read(pointer)["items"][0]["links"] == kept
+    (hit,) = [h for h in inner.search("zebra runbook", mode="fts")["items"] if h["id"] == pointer]
+    assert hit["item"]["links"] == kept
+    assert [i["links"] for i in inner.timeline(pointer)["items"] if i["id"] == pointer] == [kept]
+    assert all(r["snapshot"]["links"] == kept for r in inner.history(pointer)["revisions"])
+    assert inner.palace_get(pointer)["item"]["links"] == kept
+    (line,) = [x for x in inner.export()["lines"] if x["item"]["id"] == pointer]
+    assert line["item"]["links"] == kept
+    blob = str([inner.read(pointer), inner.history(pointer), inner.export()])
+    assert ids["private"] not in blob
+    inner.close()
