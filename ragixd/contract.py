@@ -16,7 +16,7 @@ from jsonschema import Draft202012Validator, ValidationError, validators
 from referencing import Registry, Resource
 
 from .domain.ids import ITEM_ID_RE, not_an_item_id
-from .errors import InvalidInput
+from .errors import InvalidInput, shown
 from .quickcheck import Check, compile_schema, python_pattern
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
@@ -49,7 +49,7 @@ def _pattern(validator: Any, pattern: str, instance: Any, schema: Any) -> Any:
         if pattern == ITEM_ID_PATTERN:
             yield ValidationError(not_an_item_id(instance))
         else:
-            yield ValidationError(f"{instance!r} does not match {pattern!r}")
+            yield ValidationError(f"{shown(instance)} does not match {pattern!r}")
 
 
 # schemas/'s item id pattern: ITEM_ID_RE with JSON Schema's `$` for Python's `\Z`
@@ -108,7 +108,37 @@ def _wording(err: Any) -> str:
         bound, one, many = limit
         n = err.validator_value
         return f"{bound} {n} {one if n == 1 else many}, not {len(err.instance)}"
+    # jsonschema's own messages repeat the value given, which may be a key pasted into the
+    # wrong field: the value is said as errors.shown says it (short and digit-free, or its size).
+    if err.validator == "enum":
+        return f"must be one of {', '.join(map(str, err.validator_value))}; got {_got(err.instance)}"
+    if err.validator == "const":
+        return f"must be {err.validator_value!r}; got {_got(err.instance)}"
+    if err.validator == "type":
+        want = err.validator_value
+        return f"must be {' or '.join(want) if isinstance(want, list) else want}; got {_got(err.instance)}"
+    if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+        known = err.schema.get("properties", {})
+        extra = [_got(k) for k in err.instance if k not in known][:5]
+        return f"unexpected {'field' if len(extra) == 1 else 'fields'} {', '.join(extra)}"
     return err.message
+
+
+def _got(value: Any) -> str:
+    """What a value given is called in a message (see errors.shown)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, (int, float)):
+        return repr(value) if len(repr(value)) <= 24 else f"a number of {len(repr(value))} digits"
+    if isinstance(value, (list, tuple)):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, (bytes, bytearray)):
+        return "binary data"
+    return shown(value)
 
 
 def check(name: str, instance: Any) -> None:

@@ -85,3 +85,30 @@ def test_every_id_pattern_in_the_schemas_is_the_domains():
     text = "\n".join(p.read_text() for p in (ROOT / "schemas").rglob("*.json"))
     assert text.count('"^MEM-') == text.count(f'"{contract.ITEM_ID_PATTERN}"') + text.count('"^MEM-"')
     assert python_pattern(contract.ITEM_ID_PATTERN) == ITEM_ID_RE.pattern
+
+
+def test_a_value_refused_by_the_schema_is_not_repeated_back():
+    """Schema errors say a value as errors.shown does: a key pasted into the wrong field (or
+    used as a field name) is not echoed into error text, logs and terminals."""
+    import pytest
+
+    from ragixd.contract import check
+    from ragixd.errors import InvalidInput
+
+    key = "sk_live_4eC39HqLyjWDarjtT1zdp7dc"
+    cases = [("ops/write#request", {"title": "t", "content": "x", "store": key}),
+             ("ops/export#request", {"tier": key}),
+             ("ops/read#request", {"ids": [key]}),
+             ("ops/history#request", {"id": key}),
+             ("ops/search#request", {"query": "x", "k": key}),
+             ("ops/write#request", {"title": "t", "content": "x", key: 1})]
+    for name, request in cases:
+        with pytest.raises(InvalidInput) as err:
+            check(name, request)
+        assert "4eC39" not in err.value.message and "4eC39" not in str(err.value.details), (name, err.value.message)
+    with pytest.raises(InvalidInput) as err:  # an id mistyped is still said whole
+        check("ops/history#request", {"id": "MEM-ab cd"})
+    assert "'MEM-ab cd'" in err.value.message
+    with pytest.raises(InvalidInput) as err:
+        check("ops/export#request", {"tier": "S9"})
+    assert "S3, S2, S0" in err.value.message
