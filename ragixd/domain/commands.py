@@ -17,7 +17,7 @@ from . import events as ev
 from .ids import is_item_id, new_item_id, not_an_item_id
 from .item import (
     DEFAULT_STORE, LINK_RELS, MAX_USE_COUNT, STORES, TIERS, MemoryItem, apply_patch, build_item, check_not_blank,
-    normalize_time, patch_to_wire, validate_create, validate_patch,
+    merged_provenance, normalize_time, patch_to_wire, validate_create, validate_patch,
 )
 from .clock import add_hours
 from .encoding import content_hash, refusal_digest
@@ -195,6 +195,8 @@ def _live(view: StateView, item_id: Any, name: str = "id") -> MemoryItem:
 def _reason(reason: Any, op: str, ctx: Context) -> str:
     if not isinstance(reason, str) or not reason.strip() or len(reason) > 200:
         raise InvalidInput("reason", "must be a non-empty string of at most 200 characters")
+    if "\x00" in reason:  # as a title or a content may not
+        raise InvalidInput("reason", "must not contain NUL characters")
     return _govern_text(reason.strip(), "reason", op, ctx)
 
 
@@ -344,7 +346,10 @@ def _if_imported(cmd: IfImported, view: StateView, ctx: Context) -> Decision:
 
 def _update(cmd: UpdateItem, view: StateView, ctx: Context) -> Decision:
     item = _live(view, cmd.id)
-    patch = validate_patch(cmd.patch, item.type)
+    given = cmd.patch
+    if isinstance(given, Mapping) and "provenance" in given:
+        given = {**given, "provenance": merged_provenance(item.provenance, given["provenance"])}
+    patch = validate_patch(given, item.type)
     after = apply_patch(item, patch, ctx.ts)
     # What a write would refuse, an update may not make.
     check_not_blank(after.title, after.content, "content" if "content" in patch else "title")

@@ -180,6 +180,7 @@ PATCH_FIELDS = (
     "title", "content", "tier", "type", "tags", "entities", "provenance", "confidence",
     "validation", "scope", "expires_at", "rule_id", "corpus_id",
 )
+NULLABLE_IN_PATCH = ("expires_at", "rule_id", "corpus_id")
 
 
 def _str(fields: Mapping[str, Any], name: str, max_len: int, default: str = "") -> str:
@@ -390,6 +391,12 @@ def validate_patch(patch: Mapping[str, Any], current_type: str) -> dict[str, Any
     unknown = set(patch) - set(PATCH_FIELDS)
     if unknown:
         raise InvalidInput(sorted(map(str, unknown))[0], "cannot be changed by an update")
+    for name in PATCH_FIELDS:
+        # null would read as the field's default (content "", tier stm, type note): a patch
+        # says what a field becomes; only an expiry or an id of a rule or corpus can be none.
+        if name in patch and patch[name] is None and name not in NULLABLE_IN_PATCH:
+            raise InvalidInput(name, "cannot be null in an update (give the value it should take"
+                               + (", [] for none)" if name in ("tags", "entities") else ")"))
     data = _normalize(patch, PATCH_FIELDS)
     if "content" in data:
         check_content(data["content"], data.get("type", current_type))
@@ -425,6 +432,21 @@ def item_from_dict(data: Mapping[str, Any]) -> MemoryItem:
         content_hashes=tuple(prov.get("content_hashes", ())),
     )
     return assemble(values)
+
+
+def merged_provenance(current: Provenance, given: Any) -> Any:
+    """An update's provenance over the item's: the fields given replace theirs, the others are
+    kept (a new source_id keeps source_kind), except the chunk ids and content hashes, which
+    belong to the old source and go when the source changes and they are not given again.
+    Anything but an object is returned as is, for validation to refuse."""
+    if not isinstance(given, Mapping):
+        return given
+    merged = {**current.to_dict(), **given}
+    if "source_id" in given and given["source_id"] != current.source_id:
+        for name in ("chunk_ids", "content_hashes"):
+            if name not in given:
+                merged[name] = []
+    return merged
 
 
 def apply_patch(item: MemoryItem, patch: Mapping[str, Any], ts: str) -> MemoryItem:

@@ -13,7 +13,13 @@ _SEGMENT_RE = re.compile(r"^[^/\x00]{1,100}$")
 
 
 def slug(text: str) -> str:
-    return re.sub(r"\s+", "-", text.strip().lower()).replace("/", "-")[:100]
+    """A place name from a label: lower case, runs of spaces as '-', no '/', and no control or
+    format characters (bidi overrides, zero-width), which an explicit place may not hold either."""
+    visible = "".join(ch for ch in text if unicodedata.category(ch) not in _HIDDEN)
+    return re.sub(r"\s+", "-", visible.strip().lower()).replace("/", "-")[:100]
+
+
+_HIDDEN = ("Cc", "Cf")
 
 
 def derive_location(item: Any) -> dict[str, str]:
@@ -35,9 +41,11 @@ def validate_location(location: Mapping[str, Any], item_id: str) -> dict[str, st
         value = location.get(level)
         if not isinstance(value, str) or not _SEGMENT_RE.match(value):
             raise InvalidInput(f"location.{level}", "must be 1-100 characters without '/'")
-        if not value.strip() or any(unicodedata.category(ch) == "Cc" for ch in value):
-            # A blank or multi-line segment could be neither seen nor typed back in `palace list`.
-            raise InvalidInput(f"location.{level}", f"{value!r} must hold visible text and no control characters")
+        if not value.strip() or any(unicodedata.category(ch) in _HIDDEN for ch in value):
+            # A blank or multi-line segment could be neither seen nor typed back in `palace list`,
+            # and a bidi override would show it as another.
+            raise InvalidInput(f"location.{level}", f"{value!r} must hold visible text and no control "
+                               "or format characters")
         out[level] = value
     out["card"] = item_id
     return out

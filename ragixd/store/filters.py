@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..domain import clock
-from ..domain.item import MAX_TAGS, STORES, TIERS
+from ..domain.item import MAX_TAGS, STORES, TIERS, TYPE_ALIASES, TYPES
 from ..errors import InvalidInput, shown
 
 # Values one filter may list: each is a bound SQL variable, and each tag one more EXISTS term,
@@ -104,6 +104,17 @@ def _names(args: Mapping[str, Any], key: str, allowed: tuple[str, ...] | None = 
     return names
 
 
+def _types(args: Mapping[str, Any], key: str) -> tuple[str, ...]:
+    """Type names as a write stores them (an alias such as "task" is the type it stands for);
+    a name that is neither is an error: a write would have stored it as a note."""
+    names = _names(args, key)
+    bad = [n for n in names if n not in TYPES and n not in TYPE_ALIASES]
+    if bad:
+        raise InvalidInput(key, f"unknown type {shown(bad[0])}; types are {', '.join(TYPES)} (a write "
+                           "stores an unknown type name as note)")
+    return tuple(dict.fromkeys(n if n in TYPES else TYPE_ALIASES[n] for n in names))
+
+
 def _time(args: Mapping[str, Any], key: str) -> str | None:
     value = args.get(key)
     if value in (None, ""):
@@ -124,7 +135,7 @@ def filters_from_args(args: Mapping[str, Any]) -> Filters:
         raise InvalidInput("include_archived", "must be true or false")
     return Filters(
         tiers=_names(args, "tier", TIERS) + _names(args, "tiers", TIERS),
-        types=_names(args, "type") + _names(args, "types"),
+        types=_types(args, "type") + _types(args, "types"),
         scopes=_names(args, "scope", lower=False, split=False),  # a scope may hold a comma
         tags=_names(args, "tags", most=MAX_TAGS),
         stores=stores_of(args) + stores_of(args, "stores"),

@@ -536,3 +536,51 @@ def test_a_rebuild_stopped_while_indexing_is_redone_on_open(tmp_path, monkeypatc
     assert len(s.search("porcelain", k=50)) == 30
     assert s.verify()["ok"]
     s.close()
+
+
+def test_a_patch_cannot_null_a_field_that_has_no_none():
+    import pytest
+
+    from ragixd.domain.item import validate_patch
+    for name in ("title", "content", "tier", "type", "validation", "scope", "tags", "entities",
+                 "provenance", "confidence"):
+        with pytest.raises(InvalidInput) as err:
+            validate_patch({name: None}, "note")
+        assert err.value.details["field"] == name
+    assert validate_patch({"expires_at": None}, "note") == {"expires_at": None}
+
+
+def test_an_update_of_provenance_keeps_what_it_does_not_give(store):
+    item_id = create(store, title="chunk", content="from a doc",
+                     provenance={"source_kind": "doc", "source_id": "a.md:1", "chunk_ids": ["c1"],
+                                 "content_hashes": ["sha256:" + "0" * 64]})
+    store.run(c.UpdateItem(item_id, {"provenance": {"chunk_ids": ["c1", "c2"]}}))
+    prov = store.get(item_id).provenance
+    assert (prov.source_kind, prov.source_id, prov.chunk_ids) == ("doc", "a.md:1", ("c1", "c2"))
+    store.run(c.UpdateItem(item_id, {"provenance": {"source_id": "b.md:2"}}))
+    prov = store.get(item_id).provenance
+    # a new source keeps the kind; the old source's chunks and hashes go with it
+    assert (prov.source_kind, prov.source_id, prov.chunk_ids, prov.content_hashes) == ("doc", "b.md:2", (), ())
+    with pytest.raises(InvalidInput):
+        store.run(c.UpdateItem(item_id, {"content": None}))
+    assert store.get(item_id).content == "from a doc"
+
+
+def test_a_reason_with_nul_is_refused_and_a_derived_place_holds_no_hidden_characters(store):
+    item_id = create(store, title="placed", tags=["a\x01b"], scope="my\u202escope")
+    with pytest.raises(InvalidInput):
+        store.run(c.UpdateItem(item_id, {"title": "placed again"}, reason="why\x00not"))
+    location = store.run(c.AssignPalace(item_id))["location"]
+    assert (location["domain"], location["room"]) == ("myscope", "ab")
+    with pytest.raises(InvalidInput):
+        store.run(c.AssignPalace(item_id, {"domain": "my\u202escope", "room": "r", "shelf": "s"}))
+
+
+def test_a_type_filter_reads_type_names_as_a_write_stores_them(store):
+    todo = create(store, title="ship it", type="Task")
+    assert store.get(todo).type == "todo"
+    assert [i.id for i, _ in store.search("ship", filters_from_args({"type": "task"}))] == [todo]
+    assert [i.id for i, _ in store.search("ship", filters_from_args({"types": ["todo", "rule"]}))] == [todo]
+    with pytest.raises(InvalidInput) as err:
+        filters_from_args({"type": "banana"})
+    assert err.value.details["field"] == "type" and "todo" in err.value.message
