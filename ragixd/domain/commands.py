@@ -16,7 +16,8 @@ from ..errors import Conflict, InvalidInput, NotFound, PolicyRejected, shown
 from . import events as ev
 from .ids import is_item_id, new_item_id, not_an_item_id
 from .item import (
-    DEFAULT_STORE, LINK_RELS, MAX_USE_COUNT, STORES, TIERS, MemoryItem, apply_patch, build_item, check_not_blank,
+    DEFAULT_STORE, LINK_RELS, MAX_USE_COUNT, STORES, TIERS, MemoryItem, apply_patch, build_item, check_content,
+    check_not_blank,
     merged_provenance, normalize_time, patch_to_wire, validate_create, validate_patch,
 )
 from .clock import add_hours
@@ -353,6 +354,7 @@ def _update(cmd: UpdateItem, view: StateView, ctx: Context) -> Decision:
     after = apply_patch(item, patch, ctx.ts)
     # What a write would refuse, an update may not make.
     check_not_blank(after.title, after.content, "content" if "content" in patch else "title")
+    check_content(after.content, after.type)  # a pointer's long content made a note's is too long
     # The item as it would be is governed whole (an update is never a way around the policy);
     # soft blocks are for new proposals, so they do not apply here.
     # The patch as given is checked too: normalisation (lower-cased tags) must not hide a secret.

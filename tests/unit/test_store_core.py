@@ -584,3 +584,11 @@ def test_a_type_filter_reads_type_names_as_a_write_stores_them(store):
     with pytest.raises(InvalidInput) as err:
         filters_from_args({"type": "banana"})
     assert err.value.details["field"] == "type" and "todo" in err.value.message
+
+
+def test_an_update_that_makes_a_long_pointer_a_note_is_invalid_input_and_logs_nothing(store):
+    item_id = create(store, title="long", type="pointer", content="word " * 1000)
+    seq = store.head_seq
+    with pytest.raises(InvalidInput) as err:
+        store.run(c.UpdateItem(item_id, {"type": "note"}))
+    assert err.value.details["field"] == "content" and store.head_seq == seq
