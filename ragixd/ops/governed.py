@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..domain import commands as c
+from ..domain.item import validate_create
 from ..domain.policy import Policy
 from ..domain.proposals import Proposal, parse_answer, validate_proposal
 from ..domain.trust import Caller
@@ -84,6 +85,8 @@ def plan_parse(args: dict[str, Any], caller: Caller) -> Plan:
 def query_policy_check(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
     policy: Policy = q.extra.get("policy") or c.default_policy()
     if "item" in args:
+        # An item a write would refuse as malformed is said so, not given the policy's verdict.
+        validate_create(args["item"])
         verdict = policy.evaluate(args["item"], trusted=bool(args.get("trusted", False)))
     elif "text" in args:
         verdict = policy.check_text(args["text"])

@@ -9,7 +9,7 @@ import pytest
 
 from ragix_client import Client, ctl
 from ragixd import contract
-from ragixd.errors import PolicyRejected
+from ragixd.errors import InvalidInput, PolicyRejected
 
 AWS_KEY = "AKIA" + "Q3EGRT7KXMZP4LWN"  # built at run time: no key-shaped literal in the repo
 SECRET_TEXT = f"deploy creds: aws_access_key_id = {AWS_KEY}"
@@ -125,7 +125,12 @@ def test_policy_check_is_a_dry_run(daemon, capsys):
     out = capsys.readouterr().out
     assert "reject" in out and "hunter2" not in out
     assert ctl.main(["--endpoint", daemon.endpoint, "policy", "check", "The cafeteria opens at 8."]) == 0
-    assert daemon.client().stats()["events"] == 0
+    c = daemon.client()
+    assert c.policy_check(item={"title": "ok", "content": "The cafeteria opens at 8."})["decision"] == "quarantine"
+    for malformed in ({"title": "", "content": ""}, {"title": "x", "tier": "bogus"}, {"title": 5}):
+        with pytest.raises(InvalidInput):  # what a write would refuse as malformed is said so
+            c.policy_check(item=malformed)
+    assert c.stats()["events"] == 0
 
 
 def test_export_import_round_trip_at_s3(daemon, tmp_path):
