@@ -13,10 +13,12 @@ import contextlib
 import os
 import sys
 from pathlib import Path
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any, Callable
 
 from ragixd.domain.ids import is_item_id, not_an_item_id
+from ragixd.domain.item import MAX_USE_COUNT
 from ragixd.errors import (ConfigError, InvalidInput, NotFound, PolicyRejected, ProtocolError, RagixError, Timeout,
                            TooLarge, Unavailable)
 from ragixd.ops.catalog import BY_NAME
@@ -56,7 +58,7 @@ def _filters(p: argparse.ArgumentParser) -> None:
     p.add_argument("--type", help=f"{KNOWN} (comma-separated for several)")
     p.add_argument("--tags", type=csv, help="comma-separated; items must carry every one")
     p.add_argument("--scope", help="project or domain scope")
-    p.add_argument("--store", help="private, shared or social")
+    p.add_argument("--store", help="private, shared or social (comma-separated for several)")
     p.add_argument("--after", help="created at or after this ISO-8601 time")
     p.add_argument("--before", help="created before this ISO-8601 time")
     p.add_argument("--include-archived", action="store_true", help="also return archived items")
@@ -232,12 +234,13 @@ USE_BATCH = 10000
 
 
 def cmd_use(c: Client, ns) -> tuple[Any, str]:
-    ids = list(dict.fromkeys(ns.ids))
+    times = Counter(ns.ids)  # an id given twice was used twice
+    ids = list(times)
     if len(ids) > USE_BATCH:
         _check_all_there(c, ids)
     r = {"recorded": 0, "seq": 0}
     for start in range(0, len(ids), USE_BATCH):
-        batch = c.use(uses={i: ns.count for i in ids[start:start + USE_BATCH]})
+        batch = c.use(uses={i: min(ns.count * times[i], MAX_USE_COUNT) for i in ids[start:start + USE_BATCH]})
         r = {"recorded": r["recorded"] + batch["recorded"], "seq": max(r["seq"], batch["seq"])}
     return r, f"recorded usage of {r['recorded']} item(s) (seq {r['seq']})"
 
@@ -404,9 +407,11 @@ def cmd_status(c: Client, ns) -> tuple[Any, str]:
 def _long_op(c: Client, ns, op: str) -> dict[str, Any]:
     """verify or rebuild: --timeout is how long the daemon may go without working on it, not
     how long it may take (minutes on a large log)."""
-    with Client(ns.endpoint, timeout=min(ns.timeout, 5.0)) as probe:
+    keys = _curve_keys(ns)  # the probes connect as the command does (over CURVE for tcp://)
+    with Client(ns.endpoint, timeout=min(ns.timeout, 5.0), **keys) as probe:
         return with_progress(ns.endpoint, op, lambda: c.call(op, {}, timeout=ns.timeout,
-                                                             keep_waiting=still_working(probe, op)))
+                                                             keep_waiting=still_working(probe, op)),
+                             client_args=keys)
 
 
 def cmd_verify(c: Client, ns) -> tuple[Any, str]:

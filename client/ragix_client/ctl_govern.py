@@ -30,6 +30,8 @@ def outcome_lines(result: dict[str, Any]) -> str:
         detail = item.get("id") or item.get("error") or ""
         if item.get("reasons"):
             detail += " (" + "; ".join(item["reasons"]) + ")"
+        if item["status"] == "quarantined" and item.get("expires_at"):
+            detail += f", expires {item['expires_at']}"
         rows.append(f"  #{item.get('index', '?')}: {item['status']:<11} {detail}")
     return "\n".join(rows)
 
@@ -62,12 +64,21 @@ def propose(c: Client, ns) -> tuple[Any, str]:
 
 
 def parse(c: Client, ns) -> tuple[Any, str]:
-    r = c.proposals_parse(text=_read(ns.file))
+    args: dict[str, Any] = {"text": _read(ns.file)}
+    if ns.tool_calls:
+        try:
+            args["tool_calls"] = json.loads(read_file(ns.tool_calls))
+        except json.JSONDecodeError as e:
+            raise InvalidInput("tool-calls", f"not JSON: {e}") from None
+        if not isinstance(args["tool_calls"], list):
+            raise InvalidInput("tool-calls", "expected a JSON list of tool calls")
+    r = c.proposals_parse(**args)
     if not ns.json:
         print(outcome_lines(r), file=sys.stderr)
         for err in r["errors"]:
             print(f"  proposal error: {err.get('error')}", file=sys.stderr)
-    return r, r["text"]
+    # printed with a line break after it: an answer that ends with one comes out as it went in
+    return r, r["text"].removesuffix("\n")
 
 
 def _open_output(path: str | None) -> IO[str]:

@@ -98,7 +98,8 @@ def init(ns: argparse.Namespace) -> int:
 
 def keys(ns: argparse.Namespace) -> int:
     from ragixd.curve import make_keys
-    directory = Path(ns.dir or paths.config_file().parent / "keys").expanduser()
+    # Absolute: the paths printed go into a config file the daemon reads from another directory.
+    directory = Path(ns.dir or paths.config_file().parent / "keys").expanduser().absolute()
     try:
         public, secret = make_keys(directory, ns.name, force=ns.force)
     except OSError as err:

@@ -143,7 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "(default related)")
     p = _op(sub, "use", common)
     p.add_argument("ids", nargs="+", metavar="ID", help="ids of the items used (any number: they are "
-                   f"sent {USE_BATCH:,} to a request)")
+                   f"sent {USE_BATCH:,} to a request; an id given twice is counted twice)")
     p.add_argument("--count", type=between(1, MAX_USE_COUNT), default=1,
                    help=f"uses to record for each id (default 1, at most {MAX_USE_COUNT})")
     p = _op(sub, "read", common)
@@ -152,7 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--min-seq", type=int, default=0, help=MIN_SEQ_HELP)
     p = _op(sub, "search", common)
     p.add_argument("query", help=QUERY_HELP)
-    p.add_argument("--k", type=positive(int), default=10, help="how many results (default 10)")
+    p.add_argument("--k", type=positive(int), default=10, help="how many results (default 10, at most 1000)")
     p.add_argument("--mode", choices=["fts", "vector", "hybrid"], help="default hybrid")
     p.add_argument("--min-seq", type=int, default=0, help=MIN_SEQ_HELP)
     _filters(p)
@@ -163,7 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mode", choices=["inject", "catalog", "hybrid"], default="inject",
                    help="inject: [MEMORY: ...] blocks within the budget; catalog: a JSON list of the matches "
                    "(id, title, tags, tier, type, score); hybrid: both (default inject)")
-    p.add_argument("--k", type=positive(int), default=20, help="candidates considered (default 20)")
+    p.add_argument("--k", type=positive(int), default=20, help="candidates considered (default 20, at most 500)")
     p.add_argument("--min-seq", type=int, default=0, help=MIN_SEQ_HELP)
     _filters(p)
     _op(sub, "embedders", common)
@@ -215,6 +215,9 @@ def build_parser() -> argparse.ArgumentParser:
                  "block holding\na JSON list of proposals, as for `ragixctl propose --help`; "
                  "each block is removed from the\nanswer printed.")
     p.add_argument("--file", help="the LLM answer (default: stdin); the cleaned answer is printed")
+    p.add_argument("--tool-calls", metavar="FILE",
+                   help="the answer's tool calls, as a JSON list (a model's API returns them apart from "
+                        "the text): each memory.propose call's arguments are proposals too")
     p = _op(sub, "export", common)
     p.add_argument("--tier", choices=["S3", "S2", "S0"], default="S3",
                    help="S3 full detail; S2 redacts hosts, IPs, hashes, ports; S0 also paths, files, e-mails, entities")

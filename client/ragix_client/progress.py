@@ -30,13 +30,15 @@ def render_progress(work: dict[str, Any]) -> str:
 
 
 def with_progress(endpoint: str | None, op: str, call: Callable[[], T],
-                  stream: TextIO | None = None) -> T:
-    """Run `call` (the op's request); meanwhile show the daemon's progress for `op`."""
+                  stream: TextIO | None = None, client_args: dict[str, Any] | None = None) -> T:
+    """Run `call` (the op's request); meanwhile show the daemon's progress for `op` (asked by a
+    Client of `endpoint` made with `client_args`: CURVE keys)."""
     stream = stream or sys.stderr
     if not stream.isatty():
         return call()
     stop = threading.Event()
-    watcher = threading.Thread(target=_watch, args=(endpoint, op, stop, stream), daemon=True)
+    watcher = threading.Thread(target=_watch, args=(endpoint, op, stop, stream, client_args or {}),
+                               daemon=True)
     watcher.start()
     try:
         return call()
@@ -45,8 +47,9 @@ def with_progress(endpoint: str | None, op: str, call: Callable[[], T],
         watcher.join(5)
 
 
-def _watch(endpoint: str | None, op: str, stop: threading.Event, stream: TextIO) -> None:
-    client = Client(endpoint, timeout=2)
+def _watch(endpoint: str | None, op: str, stop: threading.Event, stream: TextIO,
+           client_args: dict[str, Any]) -> None:
+    client = Client(endpoint, timeout=2, **client_args)
     drawn = 0
     try:
         while not stop.wait(POLL_S):

@@ -36,8 +36,30 @@ def render_unit(ragixd_path: str | None = None, env: Mapping[str, str] = os.envi
     exe = ragixd_path or (str(beside) if beside.exists() else shutil.which("ragixd") or str(beside))
     home = _data_home(env)
     environment = f"Environment=RAGIX_HOME={home}\n" if env.get("RAGIX_HOME") else ""
-    return (TEMPLATE.read_text().replace("@RAGIXD@", exe).replace("@ENVIRONMENT@", environment)
-            .replace("@DATA_HOME@", _under_home(home)).replace("@CACHE_DIR@", _under_home(paths.cache_dir(env))))
+    writable = _under_home(home)
+    socket_dir = _socket_dir(env)
+    if socket_dir is not None:  # RAGIX_ENDPOINT as this shell has it: the service listens there too
+        environment += f"Environment=RAGIX_ENDPOINT={env['RAGIX_ENDPOINT']}\n"
+        if not socket_dir.is_relative_to(home):
+            writable += " " + _under_home(socket_dir)
+    unit = (TEMPLATE.read_text().replace("@RAGIXD@", exe).replace("@ENVIRONMENT@", environment)
+            .replace("@DATA_HOME@", writable).replace("@CACHE_DIR@", _under_home(paths.cache_dir(env))))
+    if any(_temporary(p) for p in (home, socket_dir) if p is not None):
+        # a private /tmp would hide the home or the socket from everyone but the service
+        unit = unit.replace("PrivateTmp=yes", "PrivateTmp=no")
+    return unit
+
+
+def _socket_dir(env: Mapping[str, str]) -> Path | None:
+    """The directory of an ipc endpoint given in RAGIX_ENDPOINT (None: none given, or TCP)."""
+    endpoint = env.get("RAGIX_ENDPOINT", "")
+    if not endpoint.startswith("ipc://"):
+        return None
+    return Path(endpoint[len("ipc://"):]).expanduser().absolute().parent
+
+
+def _temporary(path: Path) -> bool:
+    return path.is_relative_to("/tmp") or path.is_relative_to("/var/tmp")
 
 
 def _data_home(env: Mapping[str, str]) -> Path:
@@ -75,6 +97,9 @@ def install(unit_dir: Path | None = None) -> dict[str, Any]:
     # The cache (compiled policy databases, the vector scan's compiled loops) likewise: a
     # missing one is skipped by the unit ('-'), and ragixd would then recompile at every start.
     paths.cache_dir().mkdir(parents=True, exist_ok=True)
+    socket_dir = _socket_dir(os.environ)
+    if socket_dir is not None:  # made writable by the unit, which needs it to exist
+        socket_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     target.parent.mkdir(parents=True, exist_ok=True)
     unit = render_unit()
     target.write_text(unit)

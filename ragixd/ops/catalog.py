@@ -7,6 +7,7 @@ Each op's request and answer are described by schemas/ops/<name>.json.
 
 from __future__ import annotations
 
+import keyword
 from dataclasses import dataclass
 
 PROTOCOL_VERSION = 1
@@ -25,8 +26,10 @@ class OpSpec:
 
     @property
     def method(self) -> str:
-        """The client method name: palace.list -> palace_list."""
-        return self.name.replace(".", "_")
+        """The client method name: palace.list -> palace_list; a Python keyword takes a trailing
+        underscore (import -> import_), so that it can be called as c.import_(lines=…)."""
+        name = self.name.replace(".", "_")
+        return f"{name}_" if keyword.iskeyword(name) else name
 
 
 CATALOG: tuple[OpSpec, ...] = (
@@ -59,7 +62,7 @@ CATALOG: tuple[OpSpec, ...] = (
            "ragixctl export --tier S2 -o memory.jsonl"),
     OpSpec("read", QUERY, "Read items by id.", "ragixctl read MEM-0123456789abcdef"),
     OpSpec("search", QUERY, "Hybrid search (full text + vectors) with filters; best first.",
-           'ragixctl search "deploy window" --k 5 --tier mtm'),
+           'ragixctl search "deploy window" --k 5 --tags ops'),
     OpSpec("recall", QUERY, "Memory for a prompt: inject blocks within a token budget, a catalog, or both.",
            'ragixctl recall "deploy policy" --budget 1500 --mode inject'),
     OpSpec("embedders", QUERY, "Embedding models, their vectors and back-fill progress.",

@@ -47,6 +47,9 @@ def _summarise(entries: list[dict[str, Any]], results: list[Any]) -> dict[str, A
         for key in ("id", "rules", "reasons", "expires_at", "content_hash"):
             if key in result:
                 out[key] = result[key]
+        if isinstance(result.get("policy"), dict):  # a quarantine says which soft blocks held it
+            out.setdefault("rules", list(result["policy"].get("rules", ())))
+            out.setdefault("reasons", list(result["policy"].get("reasons", ())))
         items.append(out)
     counts = {k: sum(1 for i in items if i["status"] == k)
               for k in ("accepted", "quarantined", "duplicate", "refused", "invalid")}

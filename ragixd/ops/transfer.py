@@ -77,7 +77,7 @@ def plan_import(args: dict[str, Any], caller: Caller) -> Plan:
             kinds.append((n, "a line needs an 'item' object"))
             continue
         if line.get("format", FORMAT) != FORMAT:
-            kinds.append((n, f"format {shown(line.get('format'))} is not {FORMAT!r}"))
+            kinds.append((n, f"format must be {FORMAT!r}; got {shown(line.get('format'))}"))
             continue
         problem = _line_problem(line, item)
         if problem is not None:

@@ -100,7 +100,7 @@ def _names(args: Mapping[str, Any], key: str, allowed: tuple[str, ...] | None = 
     if allowed is not None:
         bad = [v for v in names if v not in allowed]
         if bad:
-            raise InvalidInput(key, f"unknown value {shown(bad[0])}; expected one of {', '.join(allowed)}")
+            raise InvalidInput(key, f"must be one of {', '.join(allowed)}; got {shown(bad[0])}")
     return names
 
 

@@ -167,6 +167,17 @@ def test_policy_check_of_nothing_is_a_usage_error(daemon):
     assert proc.returncode == 2 and b"nothing to check" in proc.stderr
 
 
+def test_keys_in_a_relative_directory_are_printed_with_absolute_paths(tmp_path, capsys, monkeypatch):
+    """The printed paths go into the daemon's config, read from wherever the daemon starts."""
+    import json
+    monkeypatch.chdir(tmp_path)
+    assert ctl.main(["--json", "keys", "--name", "server", "--dir", "keys"]) == 0
+    files = json.loads(capsys.readouterr().out)
+    assert files["secret_key_file"] == str(tmp_path / "keys" / "server.key_secret")
+    assert ctl.main(["keys", "--name", "server2", "--dir", "keys"]) == 0
+    assert f"secret file: {tmp_path}/keys/server2.key_secret" in capsys.readouterr().out
+
+
 def test_keys_are_never_overwritten_nor_written_outside_their_directory(tmp_path, capsys):
     keys = tmp_path / "keys"
     assert ctl.main(["keys", "--name", "laptop", "--dir", str(keys)]) == 0
@@ -218,7 +229,7 @@ def test_import_names_the_file_line_and_the_reason_of_each_problem(daemon, tmp_p
     code, out, _ = run(daemon, capsys, "import", str(path))
     assert code == 1 and "created 1" in out  # lines were left out: not a success
     assert "line 3: refused:" in out and "(no reason given)" not in out
-    assert "line 4: invalid: format a value of 7 characters is not 'ragix-export/1'" in out
+    assert "line 4: invalid: format must be 'ragix-export/1'; got a value of 7 characters" in out
     code, out, _ = run(daemon, capsys, "--json", "import", str(path))
     problems = {p["line"]: p["status"] for p in json.loads(out)["problems"]}
     assert problems == {3: "refused", 4: "invalid"} and code == 1

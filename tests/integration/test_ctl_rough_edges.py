@@ -266,3 +266,32 @@ def test_an_answer_to_a_request_it_could_not_serve_carries_the_requests_id():
     for body in ([Frame(b"\xc1junk")], [Frame(msgpack.packb([1, 2]))], [Frame(msgpack.packb({"id": True}))],
                  [Frame(msgpack.packb({"id": [1]}))], [], [Frame(b"a"), Frame(b"b")]):
         assert _request_id(body) is None
+
+
+def test_use_counts_an_id_given_twice_twice(daemon, capsys):
+    item = daemon.client().write(title="twice", content="used on two turns")["id"]
+    code, out, err = run(daemon, capsys, "use", item, item)
+    assert code == 0, err
+    assert daemon.client().read(item)["items"][0]["usage_count"] == 2
+
+
+def test_parse_prints_an_answer_without_proposals_as_it_came(daemon, capsys, tmp_path):
+    path = tmp_path / "answer.txt"
+    for answer, printed in (("x\n", "x\n"), ("two\nlines\n", "two\nlines\n"), ("no break", "no break\n")):
+        path.write_text(answer)
+        code, out, err = run(daemon, capsys, "parse", "--file", str(path))
+        assert code == 0 and out == printed, (answer, out)
+
+
+def test_parse_takes_the_answers_tool_calls_from_a_file(daemon, capsys, tmp_path):
+    answer, calls = tmp_path / "answer.txt", tmp_path / "calls.json"
+    answer.write_text("Noted.\n")
+    item = {"title": "Kiln firing", "content": "The kiln fires on Sundays", "why_store": "asked",
+            "provenance": {"source_kind": "chat", "source_id": "chat:kiln"}}
+    calls.write_text(json.dumps([{"type": "function", "function": {
+        "name": "memory.propose", "arguments": json.dumps({"items": [item]})}}]))
+    code, out, err = run(daemon, capsys, "parse", "--file", str(answer), "--tool-calls", str(calls))
+    assert code == 0 and out == "Noted.\n" and "accepted 1" in err, err
+    calls.write_text('{"not": "a list"}')
+    code, out, err = run(daemon, capsys, "parse", "--file", str(answer), "--tool-calls", str(calls))
+    assert code == 2 and "tool-calls" in err

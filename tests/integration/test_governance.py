@@ -81,6 +81,8 @@ def test_propose_governs_each_item(daemon):
     statuses = [i["status"] for i in result["items"]]
     assert statuses == ["accepted", "quarantined", "refused", "refused", "invalid", "invalid"]
     assert (result["accepted"], result["quarantined"], result["refused"], result["invalid"]) == (1, 1, 2, 2)
+    held = result["items"][1]  # a quarantine says which soft blocks held it, and until when
+    assert held["rules"] and held["reasons"] and held["expires_at"], held
     quarantined = c.read(result["items"][1]["id"])["items"][0]
     assert quarantined["tier"] == "stm" and quarantined["validation"] == "unverified"
     assert quarantined["expires_at"] is not None

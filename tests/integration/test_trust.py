@@ -180,6 +180,10 @@ def test_ragixctl_connects_over_curve_with_key_files(tmp_path, capsys):
         assert code == 0 and [i["title"] for i in json.loads(out)["items"]] == ["shared plan"]
         assert ctl.main([*tcp, "--server-key", str(server_public), "status"]) == 2  # half a key pair
         assert "needs both" in capsys.readouterr().err
+        keyed = [*tcp, "--server-key", str(server_public), "--client-key", str(laptop_secret)]
+        for op in ("verify", "rebuild"):  # the owner's: forbidden, as status is (not a key error)
+            assert ctl.main([*keyed, op]) == 1
+            assert json.loads(capsys.readouterr().out)["error"]["code"] == "forbidden"
     finally:
         daemon.stop()
 
@@ -250,4 +254,18 @@ def test_the_owners_links_into_a_store_a_caller_cannot_see_are_left_out_of_what_
     assert line["item"]["links"] == kept
     blob = str([inner.read(pointer), inner.history(pointer), inner.export()])
     assert ids["private"] not in blob
+    inner.close()
+
+
+def test_a_large_write_below_full_trust_is_not_stopped_by_the_size_check(gated):
+    """Over 64 KiB the client asks the daemon's limit from status, which is the owner's: below
+    full trust it sends the request and lets the daemon say whether it is too large."""
+    from ragixd.errors import TooLarge
+    _daemon, owner, _ids, client = gated
+    inner = client("inner")
+    big = "lorem ipsum " * 8000  # 96,000 characters: a pointer may hold 100,000
+    r = inner.write(title="large pointer", content=big, type="pointer", store="shared")
+    assert owner.read(r["id"])["items"][0]["content"] == big
+    with pytest.raises(TooLarge):
+        inner.write(title="huge", content="x" * (9 * 1024 * 1024), type="pointer", store="shared")
     inner.close()

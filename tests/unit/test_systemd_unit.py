@@ -119,3 +119,25 @@ def test_a_unit_written_outside_systemds_directory_leaves_systemctl_alone(tmp_pa
     assert service.status(tmp_path / "copy")["active"] is False
     assert service.uninstall(tmp_path / "copy")["removed"] is True
     assert calls == []  # the user's real ragixd.service was not reloaded, stopped or asked about
+
+
+def test_the_unit_listens_where_this_shell_points_and_shares_tmp_when_it_lives_there(tmp_path, monkeypatch):
+    """RAGIX_ENDPOINT set when the unit is installed is the service's too (else clients using it
+    would find no daemon), its socket directory is writable in the sandbox; a home or socket
+    under /tmp needs the real /tmp, not a private one."""
+    home = tmp_path / "mem"
+    sock_dir = tmp_path / "sockets"
+    env = {"RAGIX_HOME": str(home), "RAGIX_ENDPOINT": f"ipc://{sock_dir}/ragixd.sock"}
+    svc = parsed_unit(env)["Service"]
+    assert f"RAGIX_ENDPOINT=ipc://{sock_dir}/ragixd.sock" in svc["Environment"]
+    assert str(sock_dir) in svc["ReadWritePaths"].split()
+    assert svc["PrivateTmp"] == ("no" if str(tmp_path).startswith(("/tmp/", "/var/tmp/")) else "yes")
+    inside = parsed_unit({"RAGIX_HOME": "/srv/mem", "RAGIX_ENDPOINT": "ipc:///srv/mem/d.sock"})["Service"]
+    assert [p for p in inside["ReadWritePaths"].split() if not p.startswith("-")] == ["/srv/mem"]
+    assert inside["PrivateTmp"] == "yes"
+    assert parsed_unit({"RAGIX_HOME": "/tmp/ragix-try"})["Service"]["PrivateTmp"] == "no"
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    service.install(tmp_path / "units")
+    assert sock_dir.is_dir() and home.is_dir()
