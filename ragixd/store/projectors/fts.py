@@ -62,12 +62,20 @@ DROP TRIGGER IF EXISTS memory_items_fts_au;
 # Migration 9: the index reads its columns through the view (and is built again from it); the
 # last row trigger goes (items are never deleted; a rebuild drops the tables).
 TEXT_VIEW = "memory_items_fts_text"
+
+
+def _read(column: str) -> str:
+    """A column as the index reads it: ASCII text as it is, without a call into Python (most
+    text; its bytes are its characters), any other through the function."""
+    return f"CASE WHEN octet_length({column}) = length({column}) THEN {column} ELSE {FTS_TEXT}({column}) END"
+
+
 VIEW_DDL = f"""
 DROP TRIGGER IF EXISTS memory_items_fts_bd;
 DROP TABLE IF EXISTS memory_items_fts;
 DROP VIEW IF EXISTS {TEXT_VIEW};
-CREATE VIEW {TEXT_VIEW} AS SELECT rid, {FTS_TEXT}(title) AS title, {FTS_TEXT}(content) AS content,
-    {FTS_TEXT}(tags) AS tags, {FTS_TEXT}(entities) AS entities FROM memory_items;
+CREATE VIEW {TEXT_VIEW} AS SELECT rid, {_read("title")} AS title, {_read("content")} AS content,
+    {_read("tags")} AS tags, {_read("entities")} AS entities FROM memory_items;
 CREATE VIRTUAL TABLE memory_items_fts USING fts5(
     title, content, tags, entities,
     content='{TEXT_VIEW}', content_rowid='rid',
