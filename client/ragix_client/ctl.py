@@ -490,6 +490,8 @@ def _main(argv: list[str] | None) -> int:
         except RagixError as err:
             return _error(err, ns.json)
     try:
+        # `--endpoint "$EP"` with EP unset would otherwise reach the default daemon, not the one meant
+        _refuse_blank(ns, ("endpoint",))
         client = Client(ns.endpoint, timeout=ns.timeout, **_curve_keys(ns))
     except RagixError as err:
         return _error(err, ns.json)

@@ -295,3 +295,9 @@ def test_parse_takes_the_answers_tool_calls_from_a_file(daemon, capsys, tmp_path
     calls.write_text('{"not": "a list"}')
     code, out, err = run(daemon, capsys, "parse", "--file", str(answer), "--tool-calls", str(calls))
     assert code == 2 and "tool-calls" in err
+
+
+def test_an_empty_endpoint_is_a_usage_error_not_the_default_daemon(daemon, capsys):
+    for args in (["--endpoint", "", "status"], ["status", "--endpoint", " "]):
+        assert ctl.main(args) == 2
+        assert "--endpoint" in capsys.readouterr().err
