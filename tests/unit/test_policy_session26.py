@@ -302,3 +302,12 @@ def test_one_or_two_escapes_are_decoded_once_in_their_run():
     views = decoded_views("https://example.com/cb?t=ghp%5Fabc other words %2541")
     assert "https://example.com/cb?t=ghp_abc" in views
     assert "%41" in views  # `%25` decoded once, to a percent sign: not again
+
+
+def test_the_pair_finder_at_colons_finds_what_the_regex_finds():
+    from ragixd.domain.policy.secret_layouts import _PAIR, _pairs
+    rng = random.Random(5)
+    for alphabet in ("ab_.-:/ @1\n\tX", "a1:_.- ", string.printable):
+        for _ in range(20000):
+            text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 60)))
+            assert [m.span() for m in _pairs(text)] == [m.span() for m in _PAIR.finditer(text)], text
