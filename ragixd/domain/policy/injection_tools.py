@@ -21,14 +21,15 @@ from dataclasses import replace
 from .injection_phrases import FRENCH, OPENED, phrase_rule
 from .rules import Rule
 
-# What the agent holds (prose view: lower case, accents stripped).
-_DATA = (r"\b(?:memor(?:y|ies)|conversations?|chats?\s+(?:history|histories|logs?|transcripts?)|message\s+history"
+# What the agent holds (prose view: lower case, accents stripped), in a tool's name too
+# (`export_memories`).
+_DATA = (r"(?<![a-z0-9])(?:memor(?:y|ies)|conversations?|chats?\s+(?:history|histories|logs?|transcripts?)|message\s+history"
          r"|(?:previous|prior|past|earlier|stored|saved|all)\s+messages|transcripts?|(?:context\s+window"
          r"|(?:your|the\s+(?:whole|entire|full)|(?:whole|entire|full))\s+context)|system\s+prompt"
          r"|stored\s+(?:data|notes|items|information|facts|records)|(?:user|customer|personal|private)\s+data"
          r"|all\s+(?:of\s+)?(?:the\s+|your\s+|my\s+)?data|everything\s+(?:you\s+(?:know|remember|have\s+(?:stored|saved"
          r"|learned|been\s+told))|(?:stored\s+|saved\s+)?in\s+(?:your\s+)?memory|stored|saved))\b")
-_FR_DATA = r"\b(?:memoires?|souvenirs|historique|conversations?|discussions?|donnees|contexte|prompt\s+systeme)\b"
+_FR_DATA = r"(?<![a-z0-9])(?:memoires?|souvenirs|historique|conversations?|discussions?|donnees|contexte|prompt\s+systeme)\b"
 # Where it goes: an e-mail address, a URL, a host with a path, or the sender itself.
 _DEST = (r"(?:[\w.+-]+@[\w-]+\.[a-z]|https?://|\bwww\.|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}/[^\s]"
          r"|\b(?:to|at)\s+(?:me|us|this\s+(?:address|url|endpoint|server|webhook|email|inbox)|the\s+following"

@@ -54,7 +54,8 @@ _PAIR = re.compile(r"(?<![\w:/\\.@\-~$%&=+])(?P<user>[A-Za-z_][\w.\-]{0,31}):(?P
 # What says "log in with these": before the pair on its line (within 48 characters) …
 _LOGIN_BEFORE = re.compile(
     r"(?i)\b(?:log(?:ged|ging|s)?[ \t\-]?(?:in|on)|login|logon|sign(?:ed|ing|s)?[ \t\-]?in|signin|creds?|credentials?"
-    r"|ssh|sftp|ftp|telnet|rdp|vnc|winrm|smb|auth(?:enticate|enticated)?|account|acct|user(?:name)?[ \t]*/[ \t]*pass"
+    r"|ssh|sftp|ftp|telnet|rdp|vnc|winrm|smb|auth(?:enticate|enticated)?|account|acct|connect(?:s|ed|ing)?[ \t]+(?:with|as|using|via)"
+    r"|user(?:name)?[ \t]*/[ \t]*pass"
     r"(?:word)?|u/p|identifiants?|connexion|connecte[rz]?|connecte-toi|connectez-vous)\b[^\n]{0,48}$")
 # … or right after it: "USER:PASSWORD for ssh", "… to log in".
 _LOGIN_AFTER = re.compile(
@@ -89,15 +90,16 @@ def _pair_password(user: str, body: str) -> bool:
     """Is `body`, given to `user` in a login pair, a password (not a port, a path, a version,
     a placeholder, the user again or a plain word)?"""
     at = body.rfind("@")
-    if at >= 3:
+    hosted = at >= 3
+    if hosted:
         body = body[:at]  # `hunter2@10.0.0.5`: the host comes after
     body = body.rstrip(".,;!?)]")  # the end of a sentence, not of the password
     if len(body) < 4 or body.startswith(("/", "\\", "~", "$", "%", "{", "<", "[", "(", ".", "#")):
         return False
     if "/" in body or "\\" in body or body.lower() == user.lower() or _VERSION.match(body) or _TICKET.match(body):
         return False
-    if user.lower() in _ADMIN_ACCOUNTS and body.isalnum() and is_plain_password(body):
-        return True  # `root:toor`, `pi:raspberry`: a plain word is still the password
+    if (hosted or user.lower() in _ADMIN_ACCOUNTS) and is_plain_password(body):
+        return True  # `root:toor`, `pi:raspberry`, `deploy:sunshine@host`: a plain word is still one
     return not is_placeholder(body) and (looks_like_password(body) or looks_random(body))
 
 
@@ -138,7 +140,7 @@ def has_login_pair(text: str) -> bool:
 _LOGIN_NEEDLES = ("log in", "log-in", "login", "logon", "log on", "logged", "logging", "sign in", "sign-in",
                   "signin", "signed in", "signing in", "cred", "ssh", "ftp", "telnet", "rdp", "vnc", "winrm",
                   "smb", "auth", "account", "acct", "user/pass", "username/pass", "u/p", "identifiant",
-                  "connexion", "connecte")
+                  "connexion", "connect")
 
 # -- a Wi-Fi QR string's password -------------------------------------------------------------
 
