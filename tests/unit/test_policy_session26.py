@@ -122,6 +122,7 @@ def test_an_upper_case_key_id_is_still_the_provider_rows(text="aws_access_key_id
     "connect with sa:Y7u!Kp2w via sqlcmd",
     "log on with svc_backup:9fK2!mZq to the NAS",
     "mysql creds app:Zx81!qLp@db.internal",
+    "ssh from my laptop with root:Passw0rd!2",
 ])
 def test_a_user_password_pair_to_log_in_with_is_refused(text):
     refused_by(text, "secret.login_pair")
@@ -167,6 +168,8 @@ def test_a_user_password_pair_to_log_in_with_is_refused(text):
     "git push origin feature:main then ssh to the build box",
     "sign-in page lists provider:Okta tenant:acme-prod",
     "Log in as root and run passwd to change root:root ownership of /srv",
+    "FROM python:3.12-slim AS build # login later",
+    "login, then image: nginx:alpine",
 ])
 def test_colons_that_hold_no_login_are_accepted(text):
     accepted(text)

@@ -62,7 +62,7 @@ _LOGIN_AFTER = re.compile(
     r"(?i)[^\n]{0,24}?\b(?:log(?:ged|ging)?[ \t\-]?(?:in|on)|login|logon|sign[ \t\-]?in|ssh|sftp|ftp|creds?"
     r"|credentials?)\b")
 # Names that label a field rather than name an account (`Host:webserver01`, `login:bob`), and
-# the commands that write `user:group` (`chown root:wheel`).
+# the commands that write `user:group` (`chown root:wheel`) or `image:tag`.
 _LABELS = frozenset({
     "login", "logon", "user", "username", "usr", "account", "acct", "auth", "creds", "cred", "credentials",
     "credential", "password", "passwd", "pass", "pwd", "email", "mail", "host", "hostname", "server", "port",
@@ -77,8 +77,8 @@ _LABELS = frozenset({
 })
 # A ticket or an issue (`OPS-1234`), not a password.
 _TICKET = re.compile(r"^[A-Z][A-Z0-9]{1,9}-\d{1,7}$")
-_GROUP_COMMANDS = re.compile(r"(?i)\b(?:chown|chgrp|usermod|groupadd|useradd|install\s+-o|docker|podman|image"
-                             r"|kubectl|pull|from)\b")
+_GROUP_COMMANDS = re.compile(r"(?i)\b(?:chown|chgrp|usermod|groupadd|useradd|install\s+-o|docker|podman|kubectl)\b"
+                             r"|^[ \t]*from[ \t]")  # a Dockerfile's `FROM image:tag`
 _VERSION = re.compile(r"(?i)^v?\d+(?:\.\d+)*(?:[\-_.+][a-z0-9]+)*$")
 # Accounts whose default or chosen password is often a plain word (`root:toor`, `pi:raspberry`).
 _ADMIN_ACCOUNTS = frozenset({"root", "admin", "administrator", "sa", "postgres", "pi", "ubuntu", "sysadmin",
