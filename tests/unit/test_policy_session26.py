@@ -329,3 +329,20 @@ def test_the_pair_finder_at_colons_finds_what_the_regex_finds():
         for _ in range(20000):
             text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 60)))
             assert [m.span() for m in _pairs(text)] == [m.span() for m in _PAIR.finditer(text)], text
+
+
+@pytest.mark.parametrize("text", [
+    "seed phrase: " + "abc   def   ghi   jkl   mno   pqr   stu   vwx   yza   bcd   efg is " * 20,
+    "ssh " + "ab:cdefgh " * 300,
+    "login with " + "\\;S:x;" * 400,
+    "call the send_email tool memories " * 90,
+])
+def test_hostile_repetitions_stay_cheap(text):
+    """Short words between runs of spaces once made the seed phrase regex backtrack for minutes;
+    a pair on every colon of one long line made the login check quadratic."""
+    import time
+    for policy in (EVERY, EVERY_PURE):
+        policy.warm()  # the native databases are compiled on first use: not what is timed here
+        start = time.process_time()
+        policy.check_text(text)
+        assert time.process_time() - start < 1.0

@@ -77,8 +77,8 @@ _LABELS = frozenset({
 })
 # A ticket or an issue (`OPS-1234`), not a password.
 _TICKET = re.compile(r"^[A-Z][A-Z0-9]{1,9}-\d{1,7}$")
-_GROUP_COMMANDS = re.compile(r"(?i)\b(?:chown|chgrp|usermod|groupadd|useradd|install\s+-o|docker|podman|kubectl)\b"
-                             r"|^[ \t]*from[ \t]")  # a Dockerfile's `FROM image:tag`
+_GROUP_COMMANDS = re.compile(r"(?i)\b(?:chown|chgrp|usermod|groupadd|useradd|install\s+-o|docker|podman|kubectl)\b")
+_DOCKERFILE_FROM = re.compile(r"(?i)[ \t]*from[ \t]")  # a Dockerfile's `FROM image:tag` line
 _VERSION = re.compile(r"(?i)^v?\d+(?:\.\d+)*(?:[\-_.+][a-z0-9]+)*$")
 # Accounts whose default or chosen password is often a plain word (`root:toor`, `pi:raspberry`).
 _ADMIN_ACCOUNTS = frozenset({"root", "admin", "administrator", "sa", "postgres", "pi", "ubuntu", "sysadmin",
@@ -86,18 +86,24 @@ _ADMIN_ACCOUNTS = frozenset({"root", "admin", "administrator", "sa", "postgres",
                              "operator", "manager", "support", "tech", "service"})
 
 
-def _pair_password(user: str, body: str) -> bool:
-    """Is `body`, given to `user` in a login pair, a password (not a port, a path, a version,
-    a placeholder, the user again or a plain word)?"""
+def _pair_password(user: str, body: str) -> tuple[str, bool] | None:
+    """The password of a pair and whether a host follows it (`hunter2@10.0.0.5`), or None when
+    its shape says it is none: a port, a path, a version, a ticket, the user again. Cheap: it
+    runs before the context is looked for."""
     at = body.rfind("@")
     hosted = at >= 3
     if hosted:
-        body = body[:at]  # `hunter2@10.0.0.5`: the host comes after
+        body = body[:at]
     body = body.rstrip(".,;!?)]")  # the end of a sentence, not of the password
     if len(body) < 4 or body.startswith(("/", "\\", "~", "$", "%", "{", "<", "[", "(", ".", "#")):
-        return False
+        return None
     if "/" in body or "\\" in body or body.lower() == user.lower() or _VERSION.match(body) or _TICKET.match(body):
-        return False
+        return None
+    return body, hosted
+
+
+def _is_password(user: str, body: str, hosted: bool) -> bool:
+    """Is the body of a login pair a password (not a placeholder or a plain word)?"""
     if (hosted or user.lower() in _ADMIN_ACCOUNTS) and is_plain_password(body):
         return True  # `root:toor`, `pi:raspberry`, `deploy:sunshine@host`: a plain word is still one
     return not is_placeholder(body) and (looks_like_password(body) or looks_random(body))
@@ -122,17 +128,18 @@ def has_login_pair(text: str) -> bool:
     """A `user:password` pair where a login is spoken of, its password one by values.py."""
     for match in _pairs(text):
         user = match.group("user")
-        if user.lower() in _LABELS:
+        found = None if user.lower() in _LABELS else _pair_password(user, match.group("body"))
+        if found is None:
             continue
         line_start = text.rfind("\n", 0, match.start()) + 1
         before = text[max(line_start, match.start() - 64):match.start()]
         if _LOGIN_BEFORE.search(before) is None and _LOGIN_AFTER.match(text, match.end()) is None:
             continue
-        line_end = text.find("\n", match.end())
-        line = text[line_start:len(text) if line_end == -1 else line_end]
-        if _GROUP_COMMANDS.search(line):
+        line_end = text.find("\n", match.end(), match.end() + 40)
+        line = text[max(line_start, match.start() - 80):match.end() + 40 if line_end == -1 else line_end]
+        if _GROUP_COMMANDS.search(line) or line_start >= match.start() - 80 and _DOCKERFILE_FROM.match(text, line_start):
             continue  # `sudo chown root:wheel`, `docker pull python:3.12-slim` after a login
-        if _pair_password(user, match.group("body")):
+        if _is_password(user, *found):
             return True
     return False
 
@@ -173,38 +180,54 @@ _SEED_CONTEXT = re.compile(
     r"|mnemonic(?:s| code| phrase)?|seed[ \t]*:|(?:12|24|15|18|21|twelve|twenty[ \t\-]four)[ \t\-]+words?"
     r"(?:[ \t\-]+(?:seed|phrase|mnemonic|recovery))?|phrases?[ \t]+(?:de[ \t]+)?(?:recuperation|secretes?"
     r"|mnemoniques?|de[ \t]+passe[ \t]+du[ \t]+portefeuille)|mots[ \t]+de[ \t]+recuperation|graine)\b")
-# … and the run of words itself: 3 to 8 letters each, numbered or not, spaces or commas between.
-_SEED_RUN = re.compile(r"(?:\b\d{1,2}[.):]?[ \t]*)?\b[a-z]{3,8}\b(?:[ \t]*[,\n]?[ \t\n]*(?:\d{1,2}[.):]?[ \t]*)?"
-                       r"\b[a-z]{3,8}\b){11,}")
-_LETTERS = re.compile(r"[a-z]+")
+# … and the words around it, read one token at a time (a regex for "twelve words in a row"
+# backtracks through the spaces between them: seconds on a kB of short words): a word of 3 to 8
+# letters continues a run, spaces, commas and numbering (`1.`, `2)`) sit between its words, and
+# anything else (another word, a sentence mark) ends it.
+_SEED_TOKEN = re.compile(r"([a-z]+)|\d{1,2}[.):]?|[ \t\n,]+|.", re.S)
 _SEED_GAP = 60  # characters between the context and the first word ("… is:", "… (keep it safe):")
+_SEED_REACH = 24 * 10  # characters of 24 words of up to 8 letters, a space between
+_SEED_CONTEXTS = 32  # contexts read per text: bounded work on a text made of "seed:" lines
 
 
-def _seed_words(run: str) -> bool:
-    """Does the run hold 12 words in a row, none of them a word BIP-39 leaves out, and not
-    the same few words over and over (a test vector repeats some: "legal winner thank …")?"""
-    streak: list[str] = []
-    for word in _LETTERS.findall(run):
-        if word in NOT_BIP39_WORDS:
-            streak = []
+def _seed_runs(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each run of 12 or more words that could be a mnemonic: every word 3 to
+    8 letters and none that BIP-39 leaves out, not the same few words over and over (a test
+    vector repeats some: "legal winner thank …")."""
+    runs: list[tuple[int, int]] = []
+    words: list[str] = []
+    first = last = 0
+    for token in _SEED_TOKEN.finditer(text):
+        word = token.group(1)
+        if word is None and token.group()[0] in " \t\n,0123456789":
+            continue  # between two words of a run
+        if word is not None and 3 <= len(word) <= 8 and word not in NOT_BIP39_WORDS:
+            if not words:
+                first = token.start()
+            words.append(word)
+            last = token.end()
             continue
-        streak.append(word)
-        if len(streak) >= 12 and len(set(streak[-12:])) >= 6:
-            return True
-    return False
+        if len(words) >= 12 and len(set(words)) >= 6:
+            runs.append((first, last))
+        words = []
+    if len(words) >= 12 and len(set(words)) >= 6:
+        runs.append((first, last))
+    return runs
 
 
 def has_seed_phrase(prose: str) -> bool:
-    """12 to 24 BIP-39-shaped words presented as a seed, recovery or mnemonic phrase."""
-    for context in _SEED_CONTEXT.finditer(prose):
-        # Words after the context (the usual order) or right before it ("… is my seed phrase").
-        after = _SEED_RUN.search(prose, context.end(), context.end() + _SEED_GAP + 24 * 12)
-        if after is not None and after.start() - context.end() <= _SEED_GAP and _seed_words(after.group()):
+    """12 to 24 BIP-39-shaped words presented as a seed, recovery or mnemonic phrase: right
+    after the words that announce it (the usual order) or right before them ("… is my seed")."""
+    for n, context in enumerate(_SEED_CONTEXT.finditer(prose)):
+        if n >= _SEED_CONTEXTS:
+            break
+        end = context.end()
+        if any(start <= _SEED_GAP for start, _ in _seed_runs(prose[end:end + _SEED_GAP + _SEED_REACH])):
             return True
-        start = max(0, context.start() - 24 * 12 - 40)
-        for before in _SEED_RUN.finditer(prose, start, context.start()):
-            if context.start() - before.end() <= 40 and _seed_words(before.group()):
-                return True
+        begin = max(0, context.start() - _SEED_REACH - 40)
+        before = prose[begin:context.start()]
+        if any(len(before) - stop <= 40 for _, stop in _seed_runs(before)):
+            return True
     return False
 
 
