@@ -82,6 +82,15 @@ _GATES = ("memor", "conversation", "chat history", "chat histories", "chat log",
 _MAY = re.compile(r"\b(?:you|users?|developers?|agents?|it|one)\s+(?:can|could|may|might)\s+(?:also\s+)?\Z")
 
 
+# Every match names a destination (_DEST): one of these is in the text, or the rule cannot fire.
+_DEST_LITERALS = ("@", "/", "www.", "to me", "at me", "to us", "at us", "to this", "at this", "to the following",
+                  "at the following", "to my", "at my", "a moi", "a nous", "a cette adresse")
+
+
+def _may_send_somewhere(prose: str) -> bool:
+    return any(literal in prose for literal in _DEST_LITERALS)
+
+
 def tool_rules() -> list[Rule]:
     rule = phrase_rule("tool_exfiltration", "orders a tool call that sends the agent's memories, conversation or"
                        " data to an outside address", _ANCHORS, (320, 360), _PATTERN)
@@ -92,4 +101,4 @@ def tool_rules() -> list[Rule]:
             return False
         return _MAY.search(match.string, max(0, match.start() - 40), match.start()) is None
 
-    return [replace(rule, needles=_GATES, accept=accept, family="exfiltration")]
+    return [replace(rule, needles=_GATES, accept=accept, family="exfiltration", prefilter=_may_send_somewhere)]
