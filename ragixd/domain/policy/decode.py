@@ -109,8 +109,14 @@ def decoded_views(text: str) -> list[str]:
             if decoded:
                 out.append(decoded[:budget])
                 budget -= len(decoded)
-    if "%" in text and len(_PERCENT.findall(text)) >= 3:
-        out.append(unquote(text)[:MAX_DECODED_CHARS])
+    if "%" in text:
+        escapes = len(_PERCENT.findall(text))
+        if escapes >= 3:
+            out.append(unquote(text)[:MAX_DECODED_CHARS])
+        elif escapes:
+            # One or two escapes (`ghp%5F…` in a URL): the runs that hold them, decoded once.
+            runs = dict.fromkeys(run for run in text.split() if _PERCENT.search(run))
+            out.extend(unquote(run)[:MAX_DECODED_CHARS] for run in runs)
     if "&" in text and _ENTITY.search(text):
         unescaped = html.unescape(text)
         if unescaped != text:

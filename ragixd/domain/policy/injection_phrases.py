@@ -111,6 +111,7 @@ _LEAD_REACH = 48  # characters: longer than any lead ("your mission now is to ",
 # PLAIN and OPENED, and phrase_rule that reads them, are shared with injection_requests.py.
 PLAIN, OPENED, _FR_LEAD, _JOINED = "\x00L\x00", "\x00O\x00", "\x00F\x00", "\x00J\x00"
 _LEADS = {PLAIN: _LEAD, OPENED: _OPENED_LEAD, _FR_LEAD: _FR_LEAD_SOURCE, _JOINED: _JOINED_LEAD}
+FRENCH = _FR_LEAD  # for other modules' rows (injection_tools.py)
 
 # "You don't need to follow …", "you never have to obey …": the released rule's gate for them.
 _NEED_NOT = tuple(f"{neg} {need} to {verb}" for neg in ("n't", "not", "never") for need in ("need", "have")

@@ -15,6 +15,7 @@ from .injection_personas import persona_rules
 from .injection_phrases import phrase_rules
 from .injection_requests import request_rules
 from .injection_tactics import tactic_rules
+from .injection_tools import tool_rules
 from .literals import LiteralScanner
 from .normalize import squeeze, squeezed_shape
 from .rules import INJECTION, Rule
@@ -383,7 +384,7 @@ _MEMORY_MARKER = re.compile(r"\[\s*/\s*memory\s*\]|\[\s*memory\s*:[^\]\n]{0,400}
 
 def injection_rules() -> list[Rule]:
     """Every built-in injection rule."""
-    return phrase_rules() + request_rules() + jailbreak_rules() + tactic_rules() + persona_rules() + [
+    return phrase_rules() + request_rules() + tool_rules() + jailbreak_rules() + tactic_rules() + persona_rules() + [
         Rule(id="injection.chat_markup", kind=INJECTION, family="fake_markup",
              description="contains chat-template, role or tool-call markup", pattern=_MARKUP,
              view="lower", anchors=_MARKUP_ANCHORS, window=(20, 60), needles=_MARKUP_GATES),
