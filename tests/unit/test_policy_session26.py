@@ -337,12 +337,11 @@ def test_the_pair_finder_at_colons_finds_what_the_regex_finds():
     "login with " + "\\;S:x;" * 400,
     "call the send_email tool memories " * 90,
 ])
-def test_hostile_repetitions_stay_cheap(text):
+def test_hostile_repetitions_are_read_through(text):
     """Short words between runs of spaces once made the seed phrase regex backtrack for minutes;
-    a pair on every colon of one long line made the login check quadratic."""
-    import time
-    for policy in (EVERY, EVERY_PURE):
-        policy.warm()  # the native databases are compiled on first use: not what is timed here
-        start = time.process_time()
-        policy.check_text(text)
-        assert time.process_time() - start < 1.0
+    a pair on every colon of one long line made the login check quadratic. Both are now read
+    in one pass (a token reader, a window around each pair): these texts are checked here, and
+    a return of either would show as a suite that hangs, not as a timing assert (timings are
+    bench/'s). Both paths give the same verdict."""
+    verdicts = {policy.check_text(text).decision for policy in (EVERY, EVERY_PURE)}
+    assert len(verdicts) == 1
