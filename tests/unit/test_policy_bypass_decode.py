@@ -7,7 +7,6 @@ policy's public API (`check_text` / `evaluate`).
 
 from __future__ import annotations
 
-import time
 
 import pytest
 from support.policy_fakes import (
@@ -48,12 +47,13 @@ def test_encoded_secret_after_many_readable_encoded_runs_is_refused():
     assert refused(f"{notes} {b64(PASSWORD_LINE)}")
 
 
-def test_many_encoded_runs_stay_cheap():
+def test_many_encoded_runs_are_decoded_within_the_budget():
+    """Work is bounded by characters decoded, not runs found: what the decoded views hold stays
+    within MAX_DECODED_CHARS however many runs the text has (timings are bench/'s)."""
+    from ragixd.domain.policy.decode import MAX_DECODED_CHARS, decoded_views
     junk = " ".join(["abcdefghijklmnop"] * 20_000 + [rand(24) for _ in range(5_000)]
                     + [b64(f"harmless note number {i}") for i in range(2_000)])
-    start = time.process_time()
-    policy.check_text(junk)
-    assert time.process_time() - start < 3.0
+    assert sum(map(len, decoded_views(junk))) <= MAX_DECODED_CHARS
 
 
 def test_plain_encoded_notes_stay_accepted():
