@@ -124,13 +124,13 @@ def test_use_sends_its_ids_in_batches_and_says_them_as_one_answer(daemon, capsys
     assert code == 0 and set(answer) == {"recorded", "seq"} and answer["recorded"] == 5
     head = daemon.client().status()["head_seq"]
     assert answer["seq"] == head  # the last batch's
-    assert _usage(daemon, ids) == dict.fromkeys(ids, 3)
+    assert _usage(daemon, ids) == {**dict.fromkeys(ids, 3), ids[0]: 6}  # given twice: used twice
     code, out, err = run(daemon, capsys, "use", *ids)
     assert code == 0 and out.startswith("recorded usage of 5 item(s)")
-    assert _usage(daemon, ids) == dict.fromkeys(ids, 4)
+    assert _usage(daemon, ids) == {**dict.fromkeys(ids, 4), ids[0]: 7}
     code, out, err = run(daemon, capsys, "use", *ids[:4], "MEM-0000000000000000")
     assert code == 1 and "MEM-0000000000000000" in err
-    assert _usage(daemon, ids) == dict.fromkeys(ids, 4)  # the first batches were not sent
+    assert _usage(daemon, ids) == {**dict.fromkeys(ids, 4), ids[0]: 7}  # the first batches were not sent
 
 
 def test_the_use_batch_is_the_use_ops_limit():
