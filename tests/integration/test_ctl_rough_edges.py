@@ -301,3 +301,8 @@ def test_an_empty_endpoint_is_a_usage_error_not_the_default_daemon(daemon, capsy
     for args in (["--endpoint", "", "status"], ["status", "--endpoint", " "]):
         assert ctl.main(args) == 2
         assert "--endpoint" in capsys.readouterr().err
+
+
+def test_policy_audit_with_an_empty_store_is_a_usage_error_not_every_store(daemon, capsys):
+    code, out, err = run(daemon, capsys, "policy", "audit", "--store", " ")
+    assert code == 2 and "--store" in err
