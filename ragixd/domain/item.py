@@ -283,15 +283,21 @@ def normalize_provenance(fields: Mapping[str, Any]) -> Provenance:
     if unknown:
         raise InvalidInput("provenance", f"unknown keys: {', '.join(sorted(map(shown, unknown)))} (known: "
                                          "source_kind, source_id, chunk_ids, content_hashes, created_at)")
-    source_id = _str(value, "source_id", MAX_SHORT)
-    if source_id and not _visible(source_id):  # '' is how an item says it has none; spaces are a mistake
-        raise InvalidInput("provenance.source_id", "is blank: give the source (e.g. notes.md:3), or leave it out")
-    return Provenance(
-        source_kind=_choice(value, "source_kind", SOURCE_KINDS, "chat"),
-        source_id=source_id,
-        chunk_ids=tuple(_str_list(value, "chunk_ids", 1000, MAX_SHORT)),
-        content_hashes=tuple(_str_list(value, "content_hashes", 1000, 80)),
-    )
+    try:
+        source_id = _str(value, "source_id", MAX_SHORT)
+        if source_id and not _visible(source_id):  # '' is how an item says it has none; spaces are a mistake
+            raise InvalidInput("source_id", "is blank: give the source (e.g. notes.md:3), or leave it out")
+        if value.get("created_at") is not None:  # accepted (seed 002's proposals carry it), not kept
+            normalize_time(value, "created_at")
+        return Provenance(
+            source_kind=_choice(value, "source_kind", SOURCE_KINDS, "chat"),
+            source_id=source_id,
+            chunk_ids=tuple(_str_list(value, "chunk_ids", 1000, MAX_SHORT)),
+            content_hashes=tuple(_str_list(value, "content_hashes", 1000, 80)),
+        )
+    except InvalidInput as err:  # named as the field it is in: provenance.source_kind
+        field = err.details.get("field", "")
+        raise InvalidInput(f"provenance.{field}", err.message.removeprefix(f"{field}: ")) from None
 
 
 def normalize_confidence(fields: Mapping[str, Any], default: float = 0.5) -> float:

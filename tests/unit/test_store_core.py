@@ -186,7 +186,7 @@ BAD_CREATES = [
     ({"title": "ok", "store": "public"}, "store"),
     ({"title": "ok", "content": "text", "links": [{"rel": "supports", "to": "nope"}]}, "links"),
     ({"title": "ok", "expires_at": "tomorrow"}, "expires_at"),
-    ({"title": "ok", "provenance": {"source_kind": "dream"}}, "source_kind"),
+    ({"title": "ok", "provenance": {"source_kind": "dream"}}, "provenance.source_kind"),
     ({"title": "ok", "colour": "red"}, "colour"),
     ({"title": "", "content": ""}, "content"),
     ({"title": " \t\n", "content": "\u200b "}, "content"),
