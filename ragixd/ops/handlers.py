@@ -13,6 +13,7 @@ from typing import Any, Callable, Iterable, Mapping
 import apsw
 
 from ..domain import commands as c
+from ..domain.item import item_from_dict
 from ..domain.trust import Caller
 from ..errors import Forbidden, NotFound, PolicyRejected, RagixError, Unavailable
 from ..memory import no_embedder
@@ -79,11 +80,14 @@ def hide_unseen_links(q: QueryContext, dicts: list[dict[str, Any]]) -> list[dict
     if q.caller.trust == "full":
         return dicts
     targets = {link["to"] for d in dicts for link in d.get("links") or ()}
+    targets |= {d["superseded_by"] for d in dicts if d.get("superseded_by")}
     if targets:
         seen = queries.ids_in_stores(q.conn, targets, q.caller.stores)
         for d in dicts:
             if d.get("links"):
                 d["links"] = [link for link in d["links"] if link["to"] in seen]
+            if d.get("superseded_by") and d["superseded_by"] not in seen:
+                d["superseded_by"] = None
     return dicts
 
 
@@ -243,19 +247,34 @@ def query_embedders(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
     return {"embedders": found}
 
 
+def _served_item(q: QueryContext, item_id: str) -> Any:
+    """The item, if the caller may see it and it is not withheld from them; else not found, as
+    for an id that does not exist (no existence oracle)."""
+    item = queries.get_item(q.conn, item_id, _visible(q.caller))
+    if withheld_from(q)(item):
+        raise NotFound(f"no item {item_id}", id=item_id)
+    return item
+
+
 def query_timeline(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
     window = {k: v for k, v in args.items() if k not in ("before", "after")}
     withheld = withheld_from(q)
+    if q.caller.trust != "full":
+        _served_item(q, args["anchor"])  # a window around a withheld item tells that it is there
     items = [i for i in queries.timeline(q.conn, args["anchor"], args.get("before", 5), args.get("after", 5),
                                          search_filters(window, q.caller)) if not withheld(i)]
     return {"items": shown_items(q, items), "count": len(items)}
 
 
 def query_history(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
-    _require_visible(q.conn, q.caller, args["id"])
-    if withheld_from(q)(queries.get_item(q.conn, args["id"], _visible(q.caller))):
-        raise NotFound(f"no item {args['id']}", id=args["id"])
+    _served_item(q, args["id"])
     revisions = queries.history(q.conn, args["id"])
+    if q.caller.trust != "full":
+        # An earlier revision may hold what the current policy refuses (a secret since rotated
+        # out of the text): below full trust it is left out, as the item itself would be.
+        withheld = withheld_from(q)
+        revisions = [r for r in revisions
+                     if not (isinstance(r["snapshot"], dict) and withheld(item_from_dict(r["snapshot"])))]
     hide_unseen_links(q, [r["snapshot"] for r in revisions if isinstance(r["snapshot"], dict)])
     return {"id": args["id"], "revisions": revisions}
 
@@ -270,7 +289,7 @@ def query_palace_list(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
 
 
 def query_palace_get(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
-    item = queries.get_item(q.conn, args["id"], _visible(q.caller))
+    item = _served_item(q, args["id"])
     return {"location": queries.palace_location(q.conn, item.id), "item": shown_items(q, [item])[0]}
 
 

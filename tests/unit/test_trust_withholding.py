@@ -49,3 +49,38 @@ def test_an_item_the_policy_now_refuses_is_withheld_below_full_trust(shared_stor
     else:
         with pytest.raises(NotFound):
             _ask(store, guard, trust, "history", {"id": coded})
+
+
+@pytest.mark.parametrize("trust, sees_it", [("full", True), ("inner", False)])
+def test_palace_get_and_a_timeline_anchored_on_a_withheld_item_say_not_found(shared_store, trust, sees_it):
+    store, guard, coded, plain = shared_store
+    store.run(c.AssignPalace(coded))
+    for op, args in (("palace.get", {"id": coded}), ("timeline", {"anchor": coded})):
+        if sees_it:
+            assert _ask(store, guard, trust, op, args)
+        else:
+            with pytest.raises(NotFound):
+                _ask(store, guard, trust, op, args)
+
+
+def test_an_earlier_revision_that_held_a_refused_text_is_left_out_below_full_trust(shared_store):
+    store, guard, _coded, plain = shared_store
+    store.run(c.UpdateItem(plain, {"content": "launch code ZEBRA-9921"}))
+    store.run(c.UpdateItem(plain, {"content": "launch steps: tag, build, ship"}))
+    owner = [r["revision"] for r in _ask(store, guard, "full", "history", {"id": plain})["revisions"]]
+    inner = [r["revision"] for r in _ask(store, guard, "inner", "history", {"id": plain})["revisions"]]
+    assert len(owner) == 3 and inner == [owner[0], owner[2]]
+
+
+def test_a_supersession_by_an_item_the_caller_cannot_see_is_not_named(tmp_path):
+    store = Store(tmp_path / "sup.db", synchronous="OFF")
+    try:
+        private = store.run(c.CreateItem({"title": "private canonical", "content": "the real plan"}))["id"]
+        shared = store.run(c.CreateItem({"title": "old shared", "content": "old plan", "store": "shared"}))["id"]
+        store.run(c.SupersedeItem(shared, private))
+        guard = RecallGuard(Policy())
+        read = _ask(store, guard, "inner", "read", {"ids": [shared]})["items"][0]
+        assert read["superseded_by"] is None and read["archived"]
+        assert _ask(store, guard, "full", "read", {"ids": [shared]})["items"][0]["superseded_by"] == private
+    finally:
+        store.close()
