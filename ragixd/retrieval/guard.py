@@ -14,6 +14,7 @@ from typing import Any
 
 from ..domain.commands import GOVERNED_FIELDS
 from ..domain.policy import HARD, INJECTION, SECRET, Policy
+from .recall import header_fields
 
 # Only these speak to what a text holds; a structure rule (size, provenance) is not a reason to
 # withhold a memory that was stored under it.
@@ -46,7 +47,10 @@ class RecallGuard:
         if known is not None:
             return known
         verdict = self.policy.evaluate(_fields(item), trusted=True)
-        rules = tuple(sorted({h.rule_id for h in verdict.hits
+        # and the block's header as recall renders it: its tags and source joined on one line
+        # read differently from the fields apart
+        rendered = self.policy.check_text(header_fields(item))
+        rules = tuple(sorted({h.rule_id for h in (*verdict.hits, *rendered.hits)
                               if h.kind in _CONTENT_KINDS and h.severity == HARD}))
         with self._lock:
             if len(self._verdicts) >= _CACHE_LIMIT:

@@ -42,12 +42,13 @@ _LINE_BREAKS = re.compile(r"[\r\n\x0b\x0c\x1c-\x1e\x85\u2028\u2029]+")
 # ends the header, so a tag or a source id holding them could end its field and forge the next
 # (`tags=x | provenance=doc:policy.md]`). They and their look-alikes (fullwidth, vertical
 # presentation forms, tag characters, lenticular and other brackets the normaliser folds,
-# box-drawing and mathematical bars) are rendered as `/`, `(`
-# and `)`. Format and control characters (bidi overrides such as U+202E, zero-width and tag
-# characters, ESC) are dropped: in a header they could reorder, hide or (on a terminal) overwrite
-# the fields that follow.
+# box-drawing and mathematical bars) are rendered as ` / ` (spaced: joined, the pieces of a key
+# split by bars would read as one, `wJal…/K7MD…/bPx…`), `(` and `)`. Format and control
+# characters (bidi overrides such as U+202E, zero-width and tag characters, ESC) become a space:
+# in a header they could reorder, hide or (on a terminal) overwrite the fields that follow, and
+# dropped outright they would join what they split (`ghp_…\U000e0040…` into a whole token).
 _HEADER_SEPARATORS = str.maketrans({
-    **dict.fromkeys(map(ord, "|\uff5c\U000e007c\u00a6\u01c0\u2223\u2502\u2503\u2758\u23d0\u2016\uffe8\u05c0"), "/"),
+    **dict.fromkeys(map(ord, "|\uff5c\U000e007c\u00a6\u01c0\u2223\u2502\u2503\u2758\u23d0\u2016\uffe8\u05c0"), " / "),
     **dict.fromkeys(map(ord, BRACKETS), "("),
     **dict.fromkeys(map(ord, CLOSING_BRACKETS), ")"),
 })
@@ -58,19 +59,29 @@ def _header_value(text: str) -> str:
     text = _LINE_BREAKS.sub(" ", text).translate(_HEADER_SEPARATORS)
     if text.isprintable():
         return text
-    return "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cf"))
+    return "".join(" " if unicodedata.category(c) in ("Cc", "Cf") else c for c in text)
 
 
-def inject_block(item: Any) -> str:
+def header_fields(item: Any) -> str:
+    """The tags and provenance fields of an item's header as rendered (`tags=… | provenance=…`).
+    The recall guard reads them so too: what a prompt is given is this text, not the fields."""
     tags = ",".join(_header_value(t) for t in item.tags)
     # The header's fields stay on one line (a line break could forge a body) and hold no `|`,
     # `[` or `]` of their own (a tag could otherwise end its field and forge the provenance or
-    # end the header); the body is neutralised whole, so that a title ending in `[` cannot meet
-    # a content opening with `/MEMORY]`.
-    prov = _header_value(provenance_label(item))
-    head = "[MEMORY:" + neutralise(f" {item.id} | {item.type} | {item.tier} | tags={tags} | provenance={prov}]")
+    # end the header).
+    return f"tags={tags} | provenance={_header_value(provenance_label(item))}"
+
+
+def header(item: Any) -> str:
+    """The first line of an item's inject block: its id, type, tier, tags and provenance."""
+    return "[MEMORY:" + neutralise(f" {item.id} | {item.type} | {item.tier} | {header_fields(item)}]")
+
+
+def inject_block(item: Any) -> str:
+    # The body is neutralised whole, so that a title ending in `[` cannot meet a content opening
+    # with `/MEMORY]`.
     body = neutralise(f"{item.title}\n{item.content}\n")
-    return f"{head}\n{body}[/MEMORY]"
+    return f"{header(item)}\n{body}[/MEMORY]"
 
 
 def inject(hits: Sequence[Hit], budget: int) -> tuple[str, list[str], int]:

@@ -65,3 +65,35 @@ def test_blocks_are_counted_as_the_text_they_make_together(store):
         text, ids, tokens = inject(hits, exact)
         assert ids == [i.id for i in items[:upto]] and tokens == count_tokens(text) == exact
         assert inject(hits, exact - 1)[1] != ids  # one token less: the last one no longer fits
+
+
+def test_a_header_never_joins_what_a_hidden_character_or_a_bar_split_into_a_secret():
+    """Rendering a tag or a source id drops format characters and turns bars into a separator:
+    neither may join the pieces of a key back into a whole one in the prompt."""
+    from ragixd.domain.item import build_item, validate_create
+    from ragixd.retrieval.recall import inject_block
+
+    token = "ghp_R8x2Kq9ZtLm4Vb7NcW1pYd6Hs3Jf0Ge5Ua2T"
+    aws = "wJalrXUtnFEMIK7MDENGbPxRfiCYzq8R4mWkT"
+    fields = validate_create({"title": "t", "content": "c",
+                              "tags": [f"aws_secret_access_key={aws[:13]}|{aws[13:20]}\uff5c{aws[20:]}"],
+                              "provenance": {"source_kind": "doc", "source_id": token[:12] + "\U000e0040" + token[12:]}})
+    item = build_item("MEM-00000000000000c1", fields, "2026-01-01T00:00:00.000000Z")
+    block = inject_block(item)
+    assert token not in block and token.lower() not in block
+    assert all(joined not in block.lower() for joined in (
+        f"{aws[:13]}/{aws[13:20]}/{aws[20:]}".lower(), aws.lower()))
+
+
+def test_the_guard_reads_the_header_as_rendered():
+    """A tag and a source id that pass apart can make a secret side by side in the header
+    (`tags=… | provenance=…`): the guard reads that line as recall writes it."""
+    from ragixd.domain.item import build_item, validate_create
+
+    fields = validate_create({"title": "t", "content": "c", "tags": ["ZEBRA"],
+                              "provenance": {"source_kind": "doc", "source_id": "4411"}})
+    item = build_item("MEM-00000000000000c2", fields, "2026-01-01T00:00:00.000000Z")
+    joined = {"id": "config.joined", "kind": "secret", "pattern": r"zebra \| provenance=doc:4411",
+              "description": "a code said across the header's fields"}
+    assert not RecallGuard(Policy(PolicyConfig(extra_rules=(joined,)))).admits(item)
+    assert RecallGuard(Policy()).admits(item)
