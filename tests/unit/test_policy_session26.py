@@ -345,3 +345,26 @@ def test_hostile_repetitions_are_read_through(text):
     bench/'s). Both paths give the same verdict."""
     verdicts = {policy.check_text(text).decision for policy in (EVERY, EVERY_PURE)}
     assert len(verdicts) == 1
+
+
+# -- 7. a password given as a YAML block scalar (security review) ---------------------------
+
+@pytest.mark.parametrize("text", [
+    "db:\n  password: >-\n    Vx9Wc1Yd4Hs7\n    Jf0Ge3Ua\n",
+    "password: |-\n  hunter2xyz!9\n",
+    "stringData:\n  db_password: |\n    Tr0ub4dor&3x\n",
+    "mysql:\n  root_password: >\n      S3cr3t-Pa55w0rd\n",
+])
+def test_a_password_given_as_a_yaml_block_scalar_is_refused(text):
+    refused_by(text, "secret.password_assignment")
+
+
+@pytest.mark.parametrize("text", [
+    "description: >-\n  A long text\n  folded here\n",
+    "password: |\n  <your password here>\n",
+    "password_policy: >\n  at least twelve characters\n  with a digit\n",
+    "password_hint: |\n  the usual one\n",
+    "script: |\n  echo $PASSWORD\n",
+])
+def test_yaml_block_scalars_without_a_password_value_stay_accepted(text):
+    accepted(text)

@@ -36,6 +36,10 @@ _KEY_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123
 _KEY_CLASSES = bytes(0x6B if chr(c) in _KEY_CHARS else 0x20 for c in range(256))
 _DIGIT_CLASSES = bytes(0x64 if chr(c) in "0123456789" else 0x20 for c in range(256))
 _REACH = 256  # characters looked at on each side of a break
+# A YAML block scalar (`password: |-`, `secret: >`): the value starts on the next, indented line.
+# After a password word, the indicator and that line break are cut, as a break inside a key is,
+# so that the value is read after its key (`password: hunter2…`).
+_BLOCK_SCALAR = re.compile(r":[ \t]*[|>][-+1-9]{0,2}[ \t]*\r?\n[ \t]*(?=\S)")
 
 
 def _worth_joining(text: str, keys: bytes, digits: bytes, a: int, b: int, password_words: tuple[str, ...]) -> bool:
@@ -83,6 +87,8 @@ def joined_lines(text: str) -> str:
         if (always or b"d" in digits[max(0, a - _REACH):b + _REACH]) and _worth_joining(
                 text, keys, digits, a, b, password_words):
             cuts.append((a, b))
+    if password_words and (": |" in text or ": >" in text or ":|" in text or ":>" in text):
+        cuts = _with_block_scalars(text, lower, password_words, cuts)
     if not cuts:
         return ""
     blocks: list[str] = []
@@ -102,6 +108,23 @@ def joined_lines(text: str) -> str:
             block_end = len(text)
     blocks.append("".join(pieces) + text[pos:block_end])
     return "\n".join(blocks)
+
+
+def _with_block_scalars(text: str, lower: str, password_words: tuple[str, ...],
+                        cuts: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """`cuts` and the YAML block scalars opened after a password word on their line (the key
+    kept with ': ', the indicator and the break cut), in order, none overlapping."""
+    extra = []
+    for m in _BLOCK_SCALAR.finditer(text):
+        line = text.rfind("\n", 0, m.start()) + 1
+        if any(word in lower[line:m.start()] for word in password_words):
+            extra.append((m.start() + 1, m.end()))
+    merged: list[tuple[int, int]] = []
+    for a, b in sorted(cuts + extra):
+        if merged and a < merged[-1][1]:
+            continue
+        merged.append((a, b))
+    return merged
 
 
 # Letters joined by these (`ignore-all-previous-instructions`, `ignore.all.previous…`,
