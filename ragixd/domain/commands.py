@@ -30,7 +30,7 @@ class StateView(Protocol):
     def get_item(self, item_id: str) -> MemoryItem | None: ...
     def exists(self, item_id: str) -> bool: ...
     def find_duplicate(self, store: str, content_hash: str, live_at: str,
-                       lasting: bool) -> MemoryItem | None: ...
+                       until: str | None) -> MemoryItem | None: ...
     def link_exists(self, src: str, dst: str, rel: str) -> bool: ...
     def live_of_source(self, store: str, source: str) -> list[str]: ...
     def palace_location(self, item_id: str) -> dict[str, str] | None: ...
@@ -288,10 +288,12 @@ def _create(cmd: CreateItem, view: StateView, ctx: Context) -> Decision:
     digest = content_hash(fields["title"], fields["content"])
     if cmd.dedup:
         # Only an item that is served, and for as long as this one would be, can stand for it:
-        # not one past its expiry, and not a quarantined (expiring) one for a write that does
-        # not expire (an owner's write mentioning a pending proposal would expire with it).
-        dup = view.find_duplicate(fields.get("store", DEFAULT_STORE), digest, ctx.ts,
-                                  lasting=fields.get("expires_at") is None)
+        # not one past its expiry, nor one expiring before this write would (an owner's lasting
+        # write mentioning a pending proposal would expire with it).
+        # A quarantine's expiry is the policy's, not a wish to keep the text for so long: a
+        # pending proposal proposed again is a mention of the first, whichever expires first.
+        until = ctx.ts if quarantine is not None else fields.get("expires_at")
+        dup = view.find_duplicate(fields.get("store", DEFAULT_STORE), digest, ctx.ts, until=until)
         if dup is not None:
             source = fields["provenance"].source_id if "provenance" in fields else ""
             if source and source == dup.provenance.source_id:

@@ -170,14 +170,15 @@ class ConnectionView:
         return self.conn.execute("SELECT 1 FROM memory_items WHERE id=?", (item_id,)).fetchone() is not None
 
     def find_duplicate(self, store: str, content_hash: str, live_at: str,
-                       lasting: bool) -> MemoryItem | None:
-        """The first live item of `store` with this content hash that is not past its expiry
-        at `live_at` and, when `lasting`, has no expiry at all; one without an expiry first."""
-        expiry = "expires_at IS NULL" if lasting else "(expires_at IS NULL OR expires_at > ?)"
+                       until: str | None) -> MemoryItem | None:
+        """The first live item of `store` with this content hash that is served at least as
+        long as a write expiring at `until` would be (None: never expiring): not past its expiry
+        at `live_at`, and expiring no earlier than `until`. One without an expiry first."""
+        expiry = "expires_at IS NULL" if until is None else "(expires_at IS NULL OR expires_at >= ?)"
         rows = self.conn.execute(
             f"SELECT expires_at IS NOT NULL, rid, id FROM memory_items "
-            f"WHERE store=? AND content_hash=? AND archived=0 AND {expiry}",
-            (store, content_hash) if lasting else (store, content_hash, live_at)).fetchall()
+            f"WHERE store=? AND content_hash=? AND archived=0 AND {expiry} AND (expires_at IS NULL OR expires_at > ?)",
+            (store, content_hash, live_at) if until is None else (store, content_hash, until, live_at)).fetchall()
         return self.get_item(min(rows)[2]) if rows else None
 
     def live_of_source(self, store: str, source: str) -> list[str]:

@@ -95,6 +95,8 @@ def test_the_owners_write_is_not_absorbed_by_a_pending_proposal_of_the_same_text
     text = {"title": "Oncall rota", "content": "Oncall rotates every Monday 09:00"}
     pending = c.propose(items=[text])["items"][0]
     assert pending["status"] == "quarantined"
+    second = c.propose(items=[text])["items"][0]  # proposed again while pending: a mention
+    assert second["status"] == "duplicate" and second["id"] == pending["id"], second
     mine = c.write(**text, tier="ltm", validation="verified", tags=["oncall"],
                    provenance={"source_kind": "doc", "source_id": "rota.md:1"})
     assert mine["id"] != pending["id"]

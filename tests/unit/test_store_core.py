@@ -43,8 +43,8 @@ def test_a_lasting_write_is_not_folded_into_an_expiring_or_expired_copy(store):
     pending = store.run(c.CreateItem({"title": "Oncall rota", "content": "every Monday 09:00",
                                       "validation": "unverified", "expires_at": "2999-01-01T00:00:00Z"}))
     again = store.run(c.CreateItem({"title": "Oncall rota", "content": "every Monday 09:00",
-                                    "validation": "unverified", "expires_at": "2999-01-02T00:00:00Z"}))
-    assert again == {**again, "id": pending["id"], "status": "duplicate"}  # expiring too: a mention
+                                    "validation": "unverified", "expires_at": "2998-12-31T00:00:00Z"}))
+    assert again == {**again, "id": pending["id"], "status": "duplicate"}  # expiring sooner: a mention
     lasting = store.run(c.CreateItem({"title": "Oncall rota", "content": "every Monday 09:00", "tags": ["oncall"]}))
     assert lasting["status"] == "created" and lasting["id"] != pending["id"]
     kept = store.get(lasting["id"])
@@ -53,6 +53,11 @@ def test_a_lasting_write_is_not_folded_into_an_expiring_or_expired_copy(store):
     for fields in ({}, {"expires_at": "2999-01-01T00:00:00Z"}):
         hit = store.run(c.CreateItem({"title": "Oncall rota", "content": "every Monday 09:00", **fields}))
         assert hit["id"] == lasting["id"] and hit["status"] == "duplicate"
+    soon = store.run(c.CreateItem({"title": "Soon", "content": "an hour", "expires_at": "2999-01-01T00:00:00Z"}))
+    later = store.run(c.CreateItem({"title": "Soon", "content": "an hour", "expires_at": "2999-06-01T00:00:00Z"}))
+    assert later["status"] == "created" and store.get(later["id"]).expires_at.startswith("2999-06-01")
+    shorter = store.run(c.CreateItem({"title": "Soon", "content": "an hour", "expires_at": "2999-03-01T00:00:00Z"}))
+    assert shorter["status"] == "duplicate" and shorter["id"] == later["id"] != soon["id"]
     gone = store.run(c.CreateItem({"title": "Old", "content": "expired", "expires_at": "2000-01-01T00:00:00Z"}))
     fresh = store.run(c.CreateItem({"title": "Old", "content": "expired"}))
     assert fresh["status"] == "created" and fresh["id"] != gone["id"]
