@@ -59,7 +59,35 @@ def spaced_cjk(text: str) -> str:
     index must then be rebuilt (a migration)."""
     if text.isascii():
         return text
-    return _SPACED_RE.sub(r" \g<0> ", text)
+    # composed first: a voicing mark typed apart (が as か + U+3099) stays with its kana
+    return _SPACED_RE.sub(r" \g<0> ", unicodedata.normalize("NFC", text))
+
+
+def cjk_query_terms(word: str) -> list[str]:
+    """The full-text terms of one query word (each a phrase of space-separated tokens): the
+    word itself when it holds no Han, kana or Hangul; else its other parts as they are and
+    each run of those characters as its bigrams ("上海的会议" -> "上 海", "海 的", "的 会",
+    "会 议"), so that a question finds an item sharing its words without being a substring of
+    it, and a run of one or two characters as itself ("京北" is not "北京")."""
+    if not is_spaced_cjk(word):
+        return [word]
+    terms: list[str] = []
+    run: list[str] = []
+
+    def close() -> None:
+        if len(run) > 2:
+            terms.extend(f"{a} {b}" for a, b in zip(run, run[1:]))
+        elif run:
+            terms.append(" ".join(run))
+        run.clear()
+    for token in spaced_cjk(word).split():
+        if len(token) == 1 and _SPACED_RE.match(token):
+            run.append(token)
+        else:
+            close()
+            terms.append(token)
+    close()
+    return list(dict.fromkeys(terms))
 
 
 def is_spaced_cjk(word: str) -> bool:

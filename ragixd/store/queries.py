@@ -14,7 +14,7 @@ import msgpack
 from ..domain.item import MemoryItem
 from ..domain.palace import LEVELS, split_path
 from ..domain import clock
-from ..domain.text import content_terms, entity_key, spaced_cjk
+from ..domain.text import cjk_query_terms, content_terms, entity_key
 from ..errors import NotFound
 from . import log
 from .filters import Filters
@@ -129,8 +129,10 @@ def match_expression(query: str, every: bool = False) -> str | None:
     terms = content_terms(query)
     if not terms:
         return None
-    # A word of Han, kana or Hangul is a phrase of its characters, as the index holds them.
-    return (" AND " if every else " OR ").join(f'"{" ".join(spaced_cjk(t).split())}"' for t in terms)
+    # A word of Han, kana or Hangul is searched as the bigrams of its characters, each a
+    # phrase of two of them, as the index holds them a character a word.
+    phrases = dict.fromkeys(p for t in terms for p in cjk_query_terms(t))
+    return (" AND " if every else " OR ").join(f'"{p}"' for p in phrases)
 
 
 # Rank in FTS alone (a cheap top-n by bm25), then join and filter only the rows it kept. CROSS

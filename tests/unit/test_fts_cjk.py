@@ -37,10 +37,25 @@ def test_a_word_inside_a_run_is_found(store, query, title):
     assert _ids(store, query) == [title]
 
 
-def test_a_run_is_a_phrase_not_a_bag_of_characters(store):
+def test_a_run_is_read_as_its_bigrams_not_a_bag_of_characters(store):
     _fill(store)
     assert _ids(store, "京北") == []  # the same two characters, not side by side in that order
     assert _ids(store, "北京 东京") == ["meeting"]  # any word: the one that is there
+
+
+@pytest.mark.parametrize("question", ["北京的会议是什么时候", "明天开会吗", "数据库迁移在哪里讨论"])
+def test_a_question_finds_an_item_it_shares_words_with(store, question):
+    """A question is no substring of the item it is about: its runs are read as bigrams."""
+    _fill(store)
+    assert _ids(store, question)[:1] == ["meeting"]
+
+
+def test_kana_typed_decomposed_and_composed_find_each_other(store):
+    import unicodedata
+    word = "がっこう"
+    store.run(c.CreateItem({"title": "school", "content": unicodedata.normalize("NFD", f"{word}へ行く")}))
+    assert _ids(store, word) == ["school"]
+    assert _ids(store, unicodedata.normalize("NFD", word)) == ["school"]
 
 
 def test_updates_take_the_old_text_out_and_the_index_stays_sound(store):
