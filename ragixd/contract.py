@@ -117,6 +117,12 @@ def _wording(err: Any) -> str:
     if err.validator == "type":
         want = err.validator_value
         return f"must be {' or '.join(want) if isinstance(want, list) else want}; got {_got(err.instance)}"
+    if err.validator in ("anyOf", "oneOf"):
+        return f"{_got(err.instance)} is not of any form this field takes"
+    if err.validator in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        bound = {"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "more than",
+                 "exclusiveMaximum": "less than"}[err.validator]
+        return f"must be {bound} {err.validator_value}; got {_got(err.instance)}"
     if err.validator == "additionalProperties" and isinstance(err.instance, dict):
         known = err.schema.get("properties", {})
         extra = [_got(k) for k in err.instance if k not in known][:5]

@@ -377,13 +377,19 @@ def _normalize(fields: Mapping[str, Any], names: tuple[str, ...]) -> dict[str, A
     return {name: handlers[name](fields) for name in names if name in fields}
 
 
+def _said_field(name: str, where: str) -> str:
+    """An unknown field named in an error as given when it reads as a field name (`colour`),
+    else as its size within `where`: a key pasted as a field name is not repeated back."""
+    return name if shown(name) == repr(name) and name.isidentifier() else f"{where} ({shown(name)})"
+
+
 def validate_create(fields: Mapping[str, Any]) -> dict[str, Any]:
     """Check the caller's fields for a new item; return them normalised with defaults."""
     if not isinstance(fields, Mapping):
         raise InvalidInput("item", "must be an object")
     unknown = set(fields) - set(CREATE_FIELDS) - {"id", "why_store", "created_at"}
     if unknown:
-        raise InvalidInput(sorted(map(str, unknown))[0], "is not a field of a memory item")
+        raise InvalidInput(_said_field(sorted(map(str, unknown))[0], "item"), "is not a field of a memory item")
     data = _normalize({"title": "", "content": "", **fields}, CREATE_FIELDS)
     check_not_blank(data["title"], data["content"], "content" if "content" in fields else "title")
     check_content(data["content"], data.get("type", "note"))
@@ -396,7 +402,9 @@ def validate_patch(patch: Mapping[str, Any], current_type: str) -> dict[str, Any
         raise InvalidInput("patch", "must be a non-empty object")
     unknown = set(patch) - set(PATCH_FIELDS)
     if unknown:
-        raise InvalidInput(sorted(map(str, unknown))[0], "cannot be changed by an update")
+        name = sorted(map(str, unknown))[0]
+        raise InvalidInput(_said_field(name, "patch"), "cannot be changed by an update "
+                           f"(fields: {', '.join(PATCH_FIELDS)})")
     for name in PATCH_FIELDS:
         # null would read as the field's default (content "", tier stm, type note): a patch
         # says what a field becomes; only an expiry or an id of a rule or corpus can be none.
@@ -447,6 +455,9 @@ def merged_provenance(current: Provenance, given: Any) -> Any:
     Anything but an object is returned as is, for validation to refuse."""
     if not isinstance(given, Mapping):
         return given
+    nulls = sorted(str(k) for k, v in given.items() if v is None)
+    if nulls:  # as at the top of a patch: null would read as a default ('chat', no source)
+        raise InvalidInput(f"provenance.{nulls[0]}", "cannot be null in an update (give the value it should take)")
     merged = {**current.to_dict(), **given}
     if "source_id" in given and given["source_id"] != current.source_id:
         for name in ("chunk_ids", "content_hashes"):

@@ -72,6 +72,9 @@ def test_search_and_recall_of_an_unknown_type_is_a_usage_error(daemon, capsys):
     for command in ("search", "recall"):
         code, out, err = run(daemon, capsys, command, "anything", "--type", "decision,bogus")
         assert code == 2 and "bogus" in err and "fact, decision" in err and "(no matches)" not in out
+    todo = daemon.client().write(title="aliased", content="filed as a task", type="task")["id"]
+    code, out, err = run(daemon, capsys, "--json", "search", "aliased", "--type", "task", "--mode", "fts")
+    assert code == 0 and [i["id"] for i in json.loads(out)["items"]] == [todo]  # task is todo
 
 
 

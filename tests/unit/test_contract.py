@@ -112,3 +112,17 @@ def test_a_value_refused_by_the_schema_is_not_repeated_back():
     with pytest.raises(InvalidInput) as err:
         check("ops/export#request", {"tier": "S9"})
     assert "S3, S2, S0" in err.value.message
+
+
+def test_filters_and_numbers_refused_by_the_schema_are_not_repeated_back():
+    import pytest
+
+    from ragixd.contract import check
+    from ragixd.errors import InvalidInput
+
+    key = "sk-live-4f9d8a7b6c5d4e3f"
+    for request in ({"query": "x", "tier": {"k": key}}, {"query": "x", "tags": [key, {"a": 1}]},
+                    {"query": "x", "k": 123456789012345678901234567890}):
+        with pytest.raises(InvalidInput) as err:
+            check("ops/search#request", request)
+        assert "4f9d8a7b" not in err.value.message and "1234567890123" not in err.value.message

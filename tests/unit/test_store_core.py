@@ -597,3 +597,20 @@ def test_an_update_that_makes_a_long_pointer_a_note_is_invalid_input_and_logs_no
     with pytest.raises(InvalidInput) as err:
         store.run(c.UpdateItem(item_id, {"type": "note"}))
     assert err.value.details["field"] == "content" and store.head_seq == seq
+
+
+def test_an_unknown_field_named_like_a_key_is_not_repeated_and_null_in_provenance_is_refused(store):
+    key = "sk-live-4f9d8a7b6c5d4e3f"
+    for command in (c.CreateItem({"title": "t", "content": "x", key: 1}),):
+        with pytest.raises(InvalidInput) as err:
+            store.run(command)
+        assert "4f9d8a7b" not in str(err.value.message) + str(err.value.details)
+    item_id = create(store, title="kept", provenance={"source_kind": "doc", "source_id": "a.md:1"})
+    with pytest.raises(InvalidInput) as err:
+        store.run(c.UpdateItem(item_id, {key: 1}))
+    assert "4f9d8a7b" not in str(err.value.message) + str(err.value.details)
+    for null in ({"source_kind": None}, {"source_id": None}, {"chunk_ids": None}):
+        with pytest.raises(InvalidInput) as err:
+            store.run(c.UpdateItem(item_id, {"provenance": null}))
+        assert err.value.details["field"].startswith("provenance.")
+    assert store.get(item_id).provenance.source_kind == "doc"
