@@ -14,12 +14,20 @@ _SEGMENT_RE = re.compile(r"^[^/\x00]{1,100}$")
 
 def slug(text: str) -> str:
     """A place name from a label: lower case, runs of spaces as '-', no '/', and no control or
-    format characters (bidi overrides, zero-width), which an explicit place may not hold either."""
-    visible = "".join(ch for ch in text if unicodedata.category(ch) not in _HIDDEN)
+    hidden format characters (bidi overrides, zero-width spaces), which an explicit place may not
+    hold either."""
+    visible = "".join(ch for ch in text if not _hidden(ch))
     return re.sub(r"\s+", "-", visible.strip().lower()).replace("/", "-")[:100]
 
 
-_HIDDEN = ("Cc", "Cf")
+# Joiners are part of how words and emoji are written (Persian "می‌خواهم", 👨‍👩‍👧); every
+# other format character (bidi overrides, zero-width spaces, tag characters) hides or reorders.
+_JOINERS = frozenset("\u200c\u200d")
+
+
+def _hidden(ch: str) -> bool:
+    category = unicodedata.category(ch)
+    return category == "Cc" or (category == "Cf" and ch not in _JOINERS)
 
 
 def derive_location(item: Any) -> dict[str, str]:
@@ -41,7 +49,7 @@ def validate_location(location: Mapping[str, Any], item_id: str) -> dict[str, st
         value = location.get(level)
         if not isinstance(value, str) or not _SEGMENT_RE.match(value):
             raise InvalidInput(f"location.{level}", "must be 1-100 characters without '/'")
-        if not value.strip() or any(unicodedata.category(ch) in _HIDDEN for ch in value):
+        if not value.strip() or any(_hidden(ch) for ch in value):
             # A blank or multi-line segment could be neither seen nor typed back in `palace list`,
             # and a bidi override would show it as another.
             raise InvalidInput(f"location.{level}", f"{value!r} must hold visible text and no control "

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..domain import commands as c
+from ..domain.ids import is_item_id
 from ..domain.item import MemoryItem
 from ..domain.redact import redact_item
 from ..domain.trust import Caller
@@ -48,13 +49,16 @@ def _line_problem(line: dict[str, Any], item: dict[str, Any]) -> str | None:
     archive mark, palace place) cannot be read as export writes them; None when they can.
     The line is then invalid as a whole: half of it would be a silent loss."""
     links = item.get("links")
-    if links is not None and (not isinstance(links, list) or not all(isinstance(x, dict) for x in links)):
-        return "'links' must be a list of objects {to, rel}"
+    if links is not None and (not isinstance(links, list) or not all(
+            isinstance(x, dict) and isinstance(x.get("to"), str) for x in links)):
+        return "'links' must be a list of objects {to, rel}, each with an item id in 'to'"
     if not isinstance(item.get("archived", False), bool):
         return "'archived' must be true or false"
-    if item.get("superseded_by") is not None and not isinstance(item["superseded_by"], str):
+    if item.get("superseded_by") is not None and not is_item_id(item["superseded_by"]):
         return "'superseded_by' must be an item id"
-    if line.get("palace") is not None and not isinstance(line["palace"], dict):
+    palace = line.get("palace")
+    if palace is not None and (not isinstance(palace, dict) or not all(
+            isinstance(palace.get(level), str) for level in ("domain", "room", "shelf"))):
         return "'palace' must be an object {domain, room, shelf}"
     return None
 

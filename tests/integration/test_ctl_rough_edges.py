@@ -219,7 +219,11 @@ def test_a_durable_tier_refused_for_want_of_a_source_names_the_option(daemon, ca
     ({"links": ["MEM-0000000000000001"]}, {}, "'links' must be a list"),
     ({"archived": "false"}, {}, "'archived' must be true or false"),
     ({"superseded_by": 7}, {}, "'superseded_by' must be an item id"),
+    ({"superseded_by": "not-an-id"}, {}, "'superseded_by' must be an item id"),
+    ({"links": [{}]}, {}, "'links' must be a list"),
+    ({"links": [{"to": 123}]}, {}, "'links' must be a list"),
     ({}, {"palace": ["x"]}, "'palace' must be an object"),
+    ({}, {"palace": {}}, "'palace' must be an object"),
 ])
 def test_an_import_line_whose_later_parts_cannot_be_read_is_invalid_and_changes_nothing(
         daemon, item_extra, line_extra, said):
