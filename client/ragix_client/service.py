@@ -35,13 +35,18 @@ def render_unit(ragixd_path: str | None = None, env: Mapping[str, str] = os.envi
     beside = Path(sys.executable).with_name("ragixd")  # this installation's, first: not another on PATH
     exe = ragixd_path or (str(beside) if beside.exists() else shutil.which("ragixd") or str(beside))
     home = _data_home(env)
-    environment = f"Environment=RAGIX_HOME={home}\n" if env.get("RAGIX_HOME") else ""
-    writable = _under_home(home)
+    environment = _environment("RAGIX_HOME", str(home)) if env.get("RAGIX_HOME") else ""
+    writable = _unit_path(home)
     socket_dir = _socket_dir(env)
     if socket_dir is not None:  # RAGIX_ENDPOINT as this shell has it: the service listens there too
-        environment += f"Environment=RAGIX_ENDPOINT={env['RAGIX_ENDPOINT']}\n"
+        socket = socket_dir / Path(env["RAGIX_ENDPOINT"][len("ipc://"):]).name
+        environment += _environment("RAGIX_ENDPOINT", f"ipc://{socket}")  # absolute: its cwd is not ours
         if not socket_dir.is_relative_to(home):
-            writable += " " + _under_home(socket_dir)
+            # '-': a directory emptied since (a runtime dir at logout) must not fail the start;
+            # ragixd makes it again
+            writable += " -" + _unit_path(socket_dir)
+    elif env.get("RAGIX_ENDPOINT", "").startswith("ipc://@"):  # abstract: a name, no directory
+        environment += _environment("RAGIX_ENDPOINT", env["RAGIX_ENDPOINT"])
     unit = (TEMPLATE.read_text().replace("@RAGIXD@", exe).replace("@ENVIRONMENT@", environment)
             .replace("@DATA_HOME@", writable).replace("@CACHE_DIR@", _under_home(paths.cache_dir(env))))
     if any(_temporary(p) for p in (home, socket_dir) if p is not None):
@@ -50,12 +55,29 @@ def render_unit(ragixd_path: str | None = None, env: Mapping[str, str] = os.envi
     return unit
 
 
+def _unit_path(path: Path) -> str:
+    """A path as a unit file takes it, the home directory as %h where it can be ('%' of its own
+    doubled: it is systemd's specifier character; quoted if it holds a space)."""
+    try:
+        text = "%h/" + path.relative_to(Path.home()).as_posix().replace("%", "%%")
+    except ValueError:
+        text = str(path).replace("%", "%%")
+    return f'"{text}"' if " " in text else text
+
+
+def _environment(name: str, value: str) -> str:
+    return f'Environment="{name}={value.replace("%", "%%")}"\n'
+
+
 def _socket_dir(env: Mapping[str, str]) -> Path | None:
     """The directory of an ipc endpoint given in RAGIX_ENDPOINT (None: none given, or TCP)."""
     endpoint = env.get("RAGIX_ENDPOINT", "")
     if not endpoint.startswith("ipc://"):
         return None
-    return Path(endpoint[len("ipc://"):]).expanduser().absolute().parent
+    path = endpoint[len("ipc://"):]
+    if not path or path.startswith("@"):  # an abstract socket has no directory
+        return None
+    return Path(path).expanduser().absolute().parent
 
 
 def _temporary(path: Path) -> bool:

@@ -130,7 +130,7 @@ def test_the_unit_listens_where_this_shell_points_and_shares_tmp_when_it_lives_t
     env = {"RAGIX_HOME": str(home), "RAGIX_ENDPOINT": f"ipc://{sock_dir}/ragixd.sock"}
     svc = parsed_unit(env)["Service"]
     assert f"RAGIX_ENDPOINT=ipc://{sock_dir}/ragixd.sock" in svc["Environment"]
-    assert str(sock_dir) in svc["ReadWritePaths"].split()
+    assert f"-{sock_dir}" in svc["ReadWritePaths"].split()  # "-": a dir emptied since is no failure
     assert svc["PrivateTmp"] == ("no" if str(tmp_path).startswith(("/tmp/", "/var/tmp/")) else "yes")
     inside = parsed_unit({"RAGIX_HOME": "/srv/mem", "RAGIX_ENDPOINT": "ipc:///srv/mem/d.sock"})["Service"]
     assert [p for p in inside["ReadWritePaths"].split() if not p.startswith("-")] == ["/srv/mem"]
@@ -141,3 +141,15 @@ def test_the_unit_listens_where_this_shell_points_and_shares_tmp_when_it_lives_t
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     service.install(tmp_path / "units")
     assert sock_dir.is_dir() and home.is_dir()
+
+
+def test_odd_endpoints_become_absolute_and_escaped_in_the_unit(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    svc = parsed_unit({"RAGIX_HOME": "/srv/mem", "RAGIX_ENDPOINT": "ipc://./rel.sock"})["Service"]
+    assert f'"RAGIX_ENDPOINT=ipc://{tmp_path}/rel.sock"' in svc["Environment"]
+    odd = parsed_unit({"RAGIX_HOME": "/srv/mem", "RAGIX_ENDPOINT": "ipc:///srv/my dir/r%d.sock"})["Service"]
+    assert '"RAGIX_ENDPOINT=ipc:///srv/my dir/r%%d.sock"' in odd["Environment"]
+    assert '-"/srv/my dir"' in odd["ReadWritePaths"]
+    abstract = parsed_unit({"RAGIX_HOME": "/srv/mem", "RAGIX_ENDPOINT": "ipc://@ragix"})["Service"]
+    assert "RAGIX_ENDPOINT=ipc://@ragix" in abstract["Environment"] and abstract["PrivateTmp"] == "yes"
+    assert [p for p in abstract["ReadWritePaths"].split() if not p.startswith("-")] == ["/srv/mem"]
