@@ -49,7 +49,10 @@ Rules, chosen to generalise rather than to list cases:
 - *File names* (S0): dotted tokens ending in a common extension, well-known dotfiles (*rc
   files included) and key files without an extension (id_rsa, authorized_keys, known_hosts).
 - *Entities* (S0): every entity label of two characters or more is matched
-  case-insensitively as a whole word, longest first, after every other rule.
+  case-insensitively as a whole word, its words apart by any run of spaces, underscores, dots
+  or hyphens (`carol_danvers_notes`), longest first, after every other rule.
+- *Compatibility forms* (S2, S0): a text that is not ASCII is read in NFKC first, so fullwidth
+  hosts, addresses and at signs are redacted as the plain ones.
 
 - *Item ids* (id, superseded_by, links' `to`, MEM-… in text): ids ragix generates
   (MEM-<16 random hex>) are kept. Below S3 a caller-chosen id is replaced by a pseudonym of the
@@ -70,6 +73,7 @@ import copy
 import hashlib
 import hmac
 import re
+import unicodedata
 import secrets
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -151,6 +155,10 @@ class Redactor:
         return f"[{kind}-{self._numbers[key]}]"
 
     def text(self, text: str) -> str:
+        if self._passes and not text.isascii():
+            # compatibility forms read as what they stand for: a fullwidth host, address or
+            # at sign (ｄｂ０１.acme.com, alice＠example.com) is redacted as the plain one
+            text = unicodedata.normalize("NFKC", text)
         for pattern, replace, needs in self._passes:
             if not needs or any(part in text for part in needs):
                 text = pattern.sub(replace, text)
@@ -344,9 +352,13 @@ def _entity_pattern(entities: Iterable[Any]) -> re.Pattern[str] | None:
     labels = {k: v for k, v in labels.items() if len(k) >= 2 and not PLACEHOLDER_RE.fullmatch(v)}
     if not labels:
         return None
-    alternatives = "|".join(re.escape(v) for v in sorted(labels.values(), key=len, reverse=True))
+    # A label's words apart by any run of spaces, underscores, dots or hyphens ("Carol Danvers",
+    # "CAROL  DANVERS", "carol_danvers_notes", "Carol\nDanvers"); its edges are letters and
+    # digits, so an underscore next to it does not hide it.
+    alternatives = "|".join(r"[\s_.\-]+".join(map(re.escape, v.split()))
+                            for v in sorted(labels.values(), key=len, reverse=True))
     # Placeholders are matched first and kept, so an entity named "host" cannot touch [HOST].
-    return re.compile(rf"(?P<ph>{PH})|(?<!\w)(?:{alternatives})(?!\w)", re.IGNORECASE)
+    return re.compile(rf"(?P<ph>{PH})|(?<![^\W_])(?:{alternatives})(?![^\W_])", re.IGNORECASE)
 
 
 def _unique(values: list[Any]) -> list[Any]:

@@ -121,3 +121,15 @@ def test_s0_removes_what_s2_removes_around_an_at_sign():
     assert s2(text) == "at [IP]@[IP] now"
     assert "::1" not in s0(text)
     assert s2("root@[2001:db8::1]") == "root@[IP]" and s0("root@[2001:db8::1]") == "[EMAIL]"
+
+
+def test_s0_entity_labels_in_other_spellings_and_fullwidth_hosts_are_redacted():
+    from ragixd.domain.redact import redact_text
+    text = "carol_danvers_notes, CAROL  DANVERS, Carol\nDanvers and carol-danvers wrote"
+    out = redact_text(text, "S0", ["Carol Danvers"])
+    assert "danvers" not in out.lower() and out.count("[ENTITY]") == 4
+    assert "Danversky" in redact_text("Carol Danversky", "S0", ["Carol Danvers"])  # a longer name is another
+    for tier in ("S2", "S0"):
+        out = redact_text("db at ｄｂ０１.acme.com, ip １０.０.０.１", tier)
+        assert "acme" not in out and "１０" not in out and "10.0.0.1" not in out, out
+    assert "example" not in redact_text("mail alice＠example.com", "S0")
