@@ -67,11 +67,16 @@ def parse(c: Client, ns) -> tuple[Any, str]:
     args: dict[str, Any] = {"text": _read(ns.file)}
     if ns.tool_calls:
         try:
-            args["tool_calls"] = json.loads(read_file(ns.tool_calls))
+            calls = json.loads(read_file(ns.tool_calls))
         except json.JSONDecodeError as e:
-            raise InvalidInput("tool-calls", f"not JSON: {e}") from None
-        if not isinstance(args["tool_calls"], list):
-            raise InvalidInput("tool-calls", "expected a JSON list of tool calls")
+            raise InvalidInput("--tool-calls", f"not JSON: {e}") from None
+        except InvalidInput as e:  # the file cannot be read: said of this option, not of --file
+            raise InvalidInput("--tool-calls", e.message.partition(": ")[2] or e.message) from None
+        if isinstance(calls, dict):  # one call, as a model's API may give it
+            calls = [calls]
+        if not isinstance(calls, list):
+            raise InvalidInput("--tool-calls", "expected a JSON list of tool calls (or one call)")
+        args["tool_calls"] = calls
     r = c.proposals_parse(**args)
     if not ns.json:
         print(outcome_lines(r), file=sys.stderr)

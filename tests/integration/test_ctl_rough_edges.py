@@ -296,9 +296,11 @@ def test_parse_takes_the_answers_tool_calls_from_a_file(daemon, capsys, tmp_path
         "name": "memory.propose", "arguments": json.dumps({"items": [item]})}}]))
     code, out, err = run(daemon, capsys, "parse", "--file", str(answer), "--tool-calls", str(calls))
     assert code == 0 and out == "Noted.\n" and "accepted 1" in err, err
-    calls.write_text('{"not": "a list"}')
+    calls.write_text('"not a call"')
     code, out, err = run(daemon, capsys, "parse", "--file", str(answer), "--tool-calls", str(calls))
     assert code == 2 and "tool-calls" in err
+    code, out, err = run(daemon, capsys, "parse", "--file", str(answer), "--tool-calls", str(tmp_path / "none"))
+    assert code == 2 and "--tool-calls" in err
 
 
 def test_an_empty_endpoint_is_a_usage_error_not_the_default_daemon(daemon, capsys):
