@@ -273,10 +273,18 @@ def query_history(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
         # An earlier revision may hold what the current policy refuses (a secret since rotated
         # out of the text): below full trust it is left out, as the item itself would be.
         withheld = withheld_from(q)
-        revisions = [r for r in revisions
-                     if not (isinstance(r["snapshot"], dict) and withheld(item_from_dict(r["snapshot"])))]
+        revisions = [r for r in revisions if not _snapshot_withheld(withheld, r["snapshot"])]
     hide_unseen_links(q, [r["snapshot"] for r in revisions if isinstance(r["snapshot"], dict)])
     return {"id": args["id"], "revisions": revisions}
+
+
+def _snapshot_withheld(withheld: Callable[[Any], bool], snapshot: Any) -> bool:
+    """Whether a revision's snapshot is kept from the caller (one that cannot be read back as
+    an item cannot be checked, and is kept too)."""
+    try:
+        return withheld(item_from_dict(snapshot))
+    except (TypeError, ValueError, KeyError, AttributeError):
+        return True
 
 
 def query_entities(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
