@@ -133,3 +133,9 @@ def test_s0_entity_labels_in_other_spellings_and_fullwidth_hosts_are_redacted():
         out = redact_text("db at ｄｂ０１.acme.com, ip １０.０.０.１", tier)
         assert "acme" not in out and "１０" not in out and "10.0.0.1" not in out, out
     assert "example" not in redact_text("mail alice＠example.com", "S0")
+
+
+def test_an_address_at_a_bracketed_ip_is_an_email_address_at_s0():
+    from ragixd.domain.redact import redact_text
+    assert redact_text("write to carol@[10.1.2.3] today", "S0") == "write to [EMAIL] today"
+    assert "10.1.2.3" not in redact_text("write to carol@[10.1.2.3] today", "S2")
