@@ -7,7 +7,7 @@ validation or counters. An item id is kept unless it would
 itself leak at the tier (see *Item ids*).
 
 Tiers: S3 leaves text as it is. S2 replaces URLs' hosts and ports, host names, IPv4/IPv6
-addresses (with CIDR suffixes), hashes and port numbers. S0 does all of S2 and also replaces
+addresses (with CIDR suffixes), hashes (crypt-style password hashes too) and port numbers. S0 does all of S2 and also replaces
 e-mail addresses, URL user names and paths, file-system paths, file names and entity labels.
 
 Rules, chosen to generalise rather than to list cases:

@@ -70,6 +70,8 @@ IPV4_RE = re.compile(
     r"(?::(\d{1,5}+)(?![\w:]|\.\d))?(?![\w\[]|\.[\d\[])")
 HASH_RE = re.compile(
     rf"(?<![0-9A-Za-z\]]){_ALGO}[:=\-](?:0x)?[A-Za-z0-9+/]{{16,}}+={{0,2}}"
+    # crypt(3)-style password hashes: bcrypt $2b$12$…, sha-crypt $6$salt$…, $argon2id$v=19$…
+    r"|(?<![\w$])\$(?:2[abxy]?|1|5|6|y|gy|7|argon2(?:id|i|d))\$[A-Za-z0-9./+=,$]{20,}+"
     r"|(?<![0-9A-Za-z\]])(?:0x)?([0-9A-Fa-f]{32,}+)(?![0-9A-Za-z\[])")
 _SEG = r"[\w.\-+@%=~$]"
 PATH_RE = re.compile(

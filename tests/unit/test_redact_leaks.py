@@ -139,3 +139,13 @@ def test_an_address_at_a_bracketed_ip_is_an_email_address_at_s0():
     from ragixd.domain.redact import redact_text
     assert redact_text("write to carol@[10.1.2.3] today", "S0") == "write to [EMAIL] today"
     assert "10.1.2.3" not in redact_text("write to carol@[10.1.2.3] today", "S2")
+
+
+def test_password_hashes_in_crypt_form_are_hashes_below_s3():
+    from ragixd.domain.redact import redact_text
+    for hashed in ("$2b$12$R9h/cIPz0gi.URNNX3kh2OPST9/PgBkqquzi.Ss7KIUgO2t0jWMUW",
+                   "$6$rounds=5000$saltsalt$abcdefghijklmnopqrstuvwxyzABCDEF0123",
+                   "$argon2id$v=19$m=65536,t=3,p=4$c29tZXNhbHQ$RdescudvJCsgt3ub+b+dWRWJTmaaJObG"):
+        for tier in ("S2", "S0"):
+            assert redact_text(f"stored as {hashed} here", tier) == "stored as [HASH] here"
+    assert redact_text("costs $5 and $6 each, $2b$ cheap", "S2") == "costs $5 and $6 each, $2b$ cheap"
