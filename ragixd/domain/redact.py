@@ -40,7 +40,8 @@ Rules, chosen to generalise rather than to list cases:
 - *user@host* with a one-label host (alice@localhost, deploy@db01): S2 redacts the host when
   it is localhost, numbered or hyphenated, or followed by ":" (scp); S0 makes any such form,
   and user@[IP], an [EMAIL] (so react@latest goes too; a@b and x@W, one letter, stay).
-- *Paths* (S0): C:\\… and \\\\server\\… up to whitespace; POSIX tokens with a slash that are
+- *Paths* (S0): C:\\… and \\\\server\\… up to whitespace (a space is crossed when the word
+  after it leads to another separator: C:\\Program Files\\Acme\\x.exe), %VAR%\\…; POSIX tokens with a slash that are
   absolute (/etc/x), home- or variable-relative (~/x, $HOME/x), ./ or ../ relative, or
   relative with two or more slashes or a file extension (src/app/main.py). They must hold
   a letter, so dates (2024/01/02) and fractions stay; and/or, TCP/IP and 24/7 stay. A path may

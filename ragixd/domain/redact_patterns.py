@@ -74,9 +74,13 @@ HASH_RE = re.compile(
     r"|(?<![\w$])\$(?:2[abxy]?|1|5|6|y|gy|7|argon2(?:id|i|d))\$[A-Za-z0-9./+=,$]{20,}+"
     r"|(?<![0-9A-Za-z\]])(?:0x)?([0-9A-Fa-f]{32,}+)(?![0-9A-Za-z\[])")
 _SEG = r"[\w.\-+@%=~$]"
+# A Windows path goes on past a space when the word after it leads to another separator
+# (C:\Program Files\Acme Corp\payroll.exe), and ends at one that does not (C:\temp is full).
+_WIN_REST = r"(?:[^\s\"'<>|*?]|[ \t](?=[^\s\"'<>|*?\\/]++[\\/]))*+"
 PATH_RE = re.compile(
-    r"(?<![A-Za-z0-9])[A-Za-z]:[\\/][^\s\"'<>|*?]*+"
-    r"|\\\\[\w.$\-]++\\[^\s\"'<>|*?]*+"
+    rf"(?<![A-Za-z0-9])[A-Za-z]:[\\/]{_WIN_REST}"
+    rf"|\\\\[\w.$\-]++\\{_WIN_REST}"
+    r"|%\w++%\\[^\s\"'<>|*?]*+"
     rf"|(?<![\w.~/\\\]<>@$%+=\-])(?:\$\{{\w++\}})?{_SEG}*+(?:/++{_SEG}++)++/?")
 DOTFILE_RE = re.compile(rf"(?<![\w.\-/~\\\]])\.(?:{DOTFILES})(?:\.[\w\-]++)*+(?![\w\-])", re.IGNORECASE)
 KEY_FILE_RE = re.compile(rf"(?<![\w.\-/~\\\]])(?:{KEY_FILES})(?![\w\-]|\.\w)")

@@ -83,5 +83,7 @@ def looks_like_path(path: str) -> bool:
     # Drive and UNC paths come from their own alternatives; ":" cannot occur in a POSIX match.
     if path[1:2] == ":" or path.startswith(("\\\\", "/", "./", "../")) or _HOME_RE.match(path):
         return True
+    if path.startswith("%") and "%\\" in path:  # %APPDATA%\Acme\vault: its own alternative
+        return True
     last = path.rstrip("/").rsplit("/", 1)[-1]
     return len(SLASHES.findall(path.rstrip("/"))) >= 2 or is_file_name(last.split("."))

@@ -149,3 +149,14 @@ def test_password_hashes_in_crypt_form_are_hashes_below_s3():
         for tier in ("S2", "S0"):
             assert redact_text(f"stored as {hashed} here", tier) == "stored as [HASH] here"
     assert redact_text("costs $5 and $6 each, $2b$ cheap", "S2") == "costs $5 and $6 each, $2b$ cheap"
+
+
+def test_windows_paths_with_spaces_and_variables_are_paths_at_s0():
+    from ragixd.domain.redact import redact_text
+    assert redact_text(r"run C:\Program Files\Acme Corp\payroll.exe now", "S0") == "run [PATH] now"
+    assert redact_text(r"C:\temp is full", "S0") == "[PATH] is full"
+    out = redact_text(r"from \\fs01.acme.corp\hr\Carol Danvers\review.docx, then", "S0")
+    assert "Danvers" not in out and "review" not in out, out
+    for path in (r"%APPDATA%\Acme\vault", r"%USERPROFILE%\Desktop\plan.docx"):
+        assert redact_text(f"in {path} today", "S0") == "in [PATH] today"
+    assert redact_text("100% sure, 50% off", "S0") == "100% sure, 50% off"
