@@ -368,3 +368,22 @@ def test_a_password_given_as_a_yaml_block_scalar_is_refused(text):
 ])
 def test_yaml_block_scalars_without_a_password_value_stay_accepted(text):
     accepted(text)
+
+
+# -- 8. a mail's quoted-printable body (security review) -------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "Subject: creds\n\npassword=3D Vx9Wc1Yd4Hs7=\nJf0Ge3Ua\n",
+    "Content-Transfer-Encoding: quoted-printable\n\nthe db password is=20Tr0ub4dor&3x=\nQ9\n",
+])
+def test_a_password_in_a_quoted_printable_mail_is_refused(text):
+    refused_by(text, "secret.password_assignment")
+
+
+@pytest.mark.parametrize("text", [
+    "Content-Transfer-Encoding: quoted-printable\n\nDear all=2C the meeting is at 3pm=2E=\nSee you.",
+    "x = 3\ny == 4\nif a=b: pass",
+    "the formula E=MC2 and F=MA hold",
+])
+def test_quoted_printable_prose_stays_accepted(text):
+    accepted(text)

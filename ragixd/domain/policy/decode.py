@@ -37,6 +37,26 @@ _NOT_LETTER = re.compile(r"[^A-Za-z]+")
 _ENTITY = re.compile(r"&(?:#\d{2,7}|#x[0-9A-Fa-f]{2,6}|[A-Za-z]{2,8});")
 
 
+_QP_SIGN = re.compile(r"=\r?\n|=[0-9A-F]{2}[^\n]*=[0-9A-F]{2}")
+_QP_ESCAPE = re.compile(r"=([0-9A-F]{2})")
+
+
+def has_quoted_printable(text: str) -> bool:
+    """Whether `text` shows a quoted-printable sign (a soft line break, or two escapes on a line)."""
+    return "=" in text and _QP_SIGN.search(text) is not None
+
+
+def _quoted_printable(text: str) -> str:
+    """`text` with quoted-printable soft breaks joined and its escapes of printable ASCII
+    decoded (others, and lower-case hex, which the encoding never writes, left as they are)."""
+    joined = re.sub(r"=\r?\n", "", text)
+
+    def one(m: re.Match[str]) -> str:
+        code = int(m.group(1), 16)
+        return chr(code) if 0x20 <= code < 0x7F else m.group(0)
+    return _QP_ESCAPE.sub(one, joined)
+
+
 def _readable(raw: bytes) -> str | None:
     """The bytes as text if they are UTF-8 and mostly printable, else None."""
     try:
@@ -117,6 +137,12 @@ def decoded_views(text: str) -> list[str]:
             # One or two escapes (`ghp%5F…` in a URL): the runs that hold them, decoded once.
             runs = dict.fromkeys(run for run in text.split() if _PERCENT.search(run))
             out.extend(unquote(run)[:MAX_DECODED_CHARS] for run in runs)
+    if has_quoted_printable(text):
+        # Quoted-printable (a mail's body): `=3D` for '=', a line ending in '=' continued on the
+        # next; read once decoded when it holds a soft break or two escapes.
+        decoded = _quoted_printable(text)
+        if decoded != text:
+            out.append(decoded[:MAX_DECODED_CHARS])
     if "&" in text and _ENTITY.search(text):
         unescaped = html.unescape(text)
         if unescaped != text:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .decode import decoded_views
+from .decode import decoded_views, has_quoted_printable
 from .literals import LiteralScanner
 from .native import NativePrefilter, Scan, available
 from .normalize import normalize, prose_of_lower
@@ -340,7 +340,8 @@ def scan(index: RuleIndex, text: str, first_only: bool = False) -> list[tuple[Ru
                 return found
     if quiet:
         return found
-    encoded = views.long + ("\n" + normalized if "%" in normalized or "&" in normalized else "")
+    whole = "%" in normalized or "&" in normalized or has_quoted_printable(normalized)
+    encoded = views.long + ("\n" + normalized if whole else "")
     decoded = decoded_views(encoded) if encoded else ()
     if decoded:
         # One scan over every decoding, a line each: its cost grows with the characters
