@@ -11,6 +11,7 @@ from typing import IO, Any
 from ragixd.errors import InvalidInput
 
 from .client import Client
+from .ctl import _refuse_blank
 from .inputs import read_file, read_stdin
 from .progress import Redraw
 
@@ -203,8 +204,7 @@ def policy_check(c: Client, ns) -> tuple[Any, str]:
 def policy_audit(c: Client, ns) -> tuple[Any, str]:
     """Every page of the daemon's audit, progress on stderr; with --archive each item found is
     archived, its rules as the reason."""
-    if ns.store is not None and not ns.store.strip():  # as every other filter: not "no filter"
-        raise InvalidInput("--store", "is empty: give a value, or leave the option out")
+    _refuse_blank(ns, ("store",))  # as every other filter: not "no filter"
     scope = {"store": ns.store} if ns.store else {}
     checked, after, flagged = 0, 0, []
     drawn = Redraw()

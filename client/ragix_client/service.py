@@ -20,14 +20,6 @@ def default_unit_dir(env: Mapping[str, str] = os.environ) -> Path:
     return Path(env.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "systemd" / "user"
 
 
-def _under_home(path: Path) -> str:
-    """`path` with the home directory written as systemd's %h where it can be."""
-    try:
-        return "%h/" + path.relative_to(Path.home()).as_posix()
-    except ValueError:
-        return str(path)
-
-
 def render_unit(ragixd_path: str | None = None, env: Mapping[str, str] = os.environ) -> str:
     """The unit text with ExecStart pointing at this installation's ragixd, and the data home
     and cache the daemon will use here ($RAGIX_HOME, $XDG_DATA_HOME, $XDG_CACHE_HOME) writable
@@ -48,7 +40,7 @@ def render_unit(ragixd_path: str | None = None, env: Mapping[str, str] = os.envi
     elif env.get("RAGIX_ENDPOINT", "").startswith("ipc://@"):  # abstract: a name, no directory
         environment += _environment("RAGIX_ENDPOINT", env["RAGIX_ENDPOINT"])
     unit = (TEMPLATE.read_text().replace("@RAGIXD@", exe).replace("@ENVIRONMENT@", environment)
-            .replace("@DATA_HOME@", writable).replace("@CACHE_DIR@", _under_home(paths.cache_dir(env))))
+            .replace("@DATA_HOME@", writable).replace("@CACHE_DIR@", _unit_path(paths.cache_dir(env))))
     if any(_temporary(p) for p in (home, socket_dir) if p is not None):
         # a private /tmp would hide the home or the socket from everyone but the service
         unit = unit.replace("PrivateTmp=yes", "PrivateTmp=no")

@@ -76,7 +76,8 @@ def shown_items(q: QueryContext, items: Iterable[Any]) -> list[dict[str, Any]]:
 
 def hide_unseen_links(q: QueryContext, dicts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """`dicts` (items or revision snapshots, as dicts) with each link to an item outside the
-    caller's stores left out (in place, and returned); the owner's as they are."""
+    caller's stores left out, and a `superseded_by` naming one set to None (in place, and
+    returned); the owner's as they are."""
     if q.caller.trust == "full":
         return dicts
     targets = {link["to"] for d in dicts for link in d.get("links") or ()}
