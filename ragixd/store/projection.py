@@ -70,24 +70,21 @@ class _Folded:
 
     def changes(self, conn: apsw.Connection, event: Event) -> list[ItemChange]:
         """item_changes, with the states held here. A use changes nothing but the usage
-        count and last-use time, which only the items projector stores: the uses of items
-        not held here are counted on their rows at once (no row read back and parsed, no
-        state folded: most of a long log is uses, and a replay's items far outnumber what
-        it can hold), and only the items held here are folded and handed to the projectors."""
+        count and last-use time, which only the items projector stores: every use is counted
+        on its row at once (no row read back and parsed, no projector called: most of a long
+        log is uses), and the state of a used item held here is brought up to date with it."""
         if event.type != ev.ITEM_USED:
             changes = item_changes(conn, event, self.load)
-        else:
-            changes, cold = [], []
-            for use in event.payload["uses"]:
-                held = self.states.get(use["id"])
-                if held is None:
-                    cold.append(use)
-                else:
-                    changes.append(use_change(held, use, event.ts))
-            if cold:
-                items_proj.add_uses(conn, cold, event.ts)
-        self.keep(changes)
-        return changes
+            self.keep(changes)
+            return changes
+        uses = event.payload["uses"]
+        states = self.states
+        for use in uses:
+            held = states.get(use["id"])
+            if held is not None:
+                states[use["id"]] = (held[0], apply_use(held[1], use["count"], event.ts))
+        items_proj.add_uses(conn, uses, event.ts)
+        return []
 
     def keep(self, changes: list[ItemChange]) -> None:
         states = self.states

@@ -26,6 +26,7 @@ from ..domain.events import Event
 from ..domain.policy import Policy
 from ..errors import RagixError, StoreError
 from . import keys, log, migrations, queries
+from .gcpause import collector_paused
 from .db import READ_MMAP_BYTES, open_connection
 from .filters import Filters
 from .projection import ConnectionView, Projections
@@ -234,7 +235,7 @@ class Store:
 
     def rebuild(self, progress: log.Progress | None = None) -> dict[str, Any]:
         """Drop every projection and replay the whole log into fresh tables."""
-        with self._write_lock:
+        with self._write_lock, collector_paused():
             conn = self._writer
             with conn:
                 drop_projections(conn)
@@ -300,12 +301,13 @@ def replay(source: apsw.Connection, target: apsw.Connection, projections: Projec
     built index is never seen. The DEFERRED_INDEXES are missing likewise: dropped in the first
     batch, created again from their own definitions after the last event.
     `progress` hears ("replay", events applied, events in the log) after each batch, then
-    ("index", items indexed, items) after each piece of the index."""
+    ("index", items indexed, items) after each piece of the index. The cyclic garbage
+    collector is paused meanwhile (see gcpause)."""
     batch = batch or REPLAY_BATCH
     count = 0
     pending = 0
     total = log.head(source).seq if progress else 0
-    with projections.replaying(), _batches_unsynced(target) as resync:
+    with collector_paused(), projections.replaying(), _batches_unsynced(target) as resync:
         target.execute("BEGIN")
         try:
             deferred = _drop_indexes(target, DEFERRED_INDEXES)
