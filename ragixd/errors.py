@@ -11,7 +11,9 @@ import re
 from typing import Any
 
 
-_TIME_LIKE = re.compile(r"[0-9TZ:.+\- ]{1,40}")
+# A date, or a date and time (`2026-13-01`, `2026-01-01T25:00Z`): worth seeing whole. Not any
+# run of digits and separators, which a card or phone number also is.
+_TIME_LIKE = re.compile(r"\d{4}-\d{1,2}(?:-\d{1,2}(?:[T ][0-9:.,]{0,18}(?:Z|[+-][0-9:]{1,6})?)?)?")
 
 
 def shown(value: object) -> str:

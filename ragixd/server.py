@@ -9,6 +9,7 @@ failure becomes an error answer or, for frames that cannot be answered, is dropp
 from __future__ import annotations
 
 import os
+import re
 import threading
 import time
 from contextlib import contextmanager
@@ -21,7 +22,7 @@ import zmq
 from . import __version__, contract
 from .config import Settings
 from .domain.trust import Caller
-from .errors import (Busy, InvalidInput, ProtocolError, RagixError, Timeout, TooLarge, UnknownOp)
+from .errors import (Busy, InvalidInput, ProtocolError, RagixError, Timeout, TooLarge, UnknownOp, shown)
 from .logs import get
 from .ops import handlers, registry
 from .ops.catalog import ADMIN, BY_NAME, COMMAND
@@ -41,7 +42,8 @@ PROGRESS_LOG_S = 5.0
 # What a long op's progress counts, by phase (a rebuild's full-text index counts items).
 PHASE_UNITS = {"index": "items"}
 # Queries that may run on the loop thread when nothing else is waiting: each reads a bounded
-# handful of rows (search and recall only up to INLINE_MAX_K results). Whole-store reads (stats,
+# handful of rows (search and recall only up to INLINE_MAX_K results, read up to as many ids,
+# a timeline up to as many items around its anchor). Whole-store reads (stats,
 # embedders, palace.list, export, tail, verify) and policy checks of big texts always go to the
 # readers: at 100k items some of them take tens to hundreds of milliseconds.
 INLINE_OPS = frozenset(("read", "search", "recall", "timeline", "history", "entities", "palace.get"))
@@ -61,8 +63,15 @@ MIN_SEQ_AHEAD = 10_000
 # its progress (a rebuild of a large log takes minutes, longer than a client's time-out).
 REBUILD_READ_WAIT_S = 5.0
 INLINE_MAX_QUERY = 1000  # characters: a longer query costs milliseconds to split and embed
+# What an unknown op is repeated back as, in its error: a name of the ops' own shape. Anything
+# else may be a key pasted into the wrong place, and is only measured.
+_OP_NAME = re.compile(r"[a-z][a-z0-9_.]{0,39}")
 # How long the writer waits for a group's answers to leave before it settles the group.
 ANSWER_WAIT_S = 0.005
+# The largest answer sent, in multiples of max_message_bytes (the largest request): past it the
+# client gets too_large and asks for fewer items. Paged answers (export, tail) stop short of it
+# by themselves (ops.pages).
+ANSWER_LIMIT_FACTOR = 4
 # Answers held for one client that does not read them; past this they are dropped, as for a
 # client that is gone (ZeroMQ's default). A client that reads gets them: its own socket takes
 # 1000 more, so a group commit's burst of answers to a client pipelining a thousand writes
@@ -300,7 +309,7 @@ class Server:
                 f"expected one message frame, got {len(body)}"))
         frame = body[0]
         if len(frame) > self.settings.max_message_bytes:
-            return self._reply(route, None, error=TooLarge(
+            return self._reply(route, _request_id(body), error=TooLarge(
                 f"message of {len(frame)} bytes is over the limit of {self.settings.max_message_bytes}"))
         caller = self._caller(source, frame)
         try:
@@ -327,7 +336,9 @@ class Server:
     def _dispatch(self, route: list[bytes], req_id: Any, op: str, args: dict[str, Any], caller: Caller) -> None:
         spec = BY_NAME.get(op)
         if spec is None:
-            raise UnknownOp(f"unknown op {op!r}", op=op)
+            if _OP_NAME.fullmatch(op):
+                raise UnknownOp(f"unknown op {op!r}", op=op)
+            raise UnknownOp(f"unknown op ({shown(op)})")  # maybe a key pasted in: not repeated
         problem = None if not args and _empty_args_valid(op) else contract.first_error(f"ops/{op}#request", args)
         if problem is not None:
             field, _, text = problem.partition(": ")
@@ -355,7 +366,9 @@ class Server:
             return False
         if self.readers.busy and not (op in BY_ID_OPS and len(args.get("ids", ())) <= BY_ID_MAX):
             return False  # readers busy: only a lookup by id goes ahead of their queue
-        if args.get("k", 0) > INLINE_MAX_K or len(args.get("query", "")) > INLINE_MAX_QUERY:
+        if (args.get("k", 0) > INLINE_MAX_K or len(args.get("query", "")) > INLINE_MAX_QUERY
+                or len(args.get("ids", ())) > INLINE_MAX_K
+                or args.get("before", 0) + args.get("after", 0) > INLINE_MAX_K):
             return False
         mode = args.get("mode", "hybrid") if op == "search" else args.get("search_mode", "hybrid")
         return op not in ("search", "recall") or mode == "fts" or self.memory.cheap_query_embedding()
@@ -376,7 +389,7 @@ class Server:
         one of the owner's, with no other request waiting on its socket."""
         if op not in INLINE_WRITE_OPS or _more(self.sockets[int(route[0])][0]):
             return False
-        return sum(len(v) for v in args.values() if isinstance(v, str)) <= INLINE_WRITE_MAX_CHARS
+        return _chars_within(args, INLINE_WRITE_MAX_CHARS)
 
     def _checked_command(self, route, req_id, op, args, caller) -> None:
         try:
@@ -421,7 +434,10 @@ class Server:
             qctx = handlers.QueryContext(self.store.reader(), caller,
                                          {"pub_endpoint": self._static_status()["pub_endpoint"],
                                           "memory": self.memory, "policy": self.memory.policy,
-                                          "recall_guard": self.recall_guard})
+                                          "recall_guard": self.recall_guard,
+                                          # characters: an answer's limit at 4 bytes a character,
+                                          # as much again for the rest of its entries (ops.pages)
+                                          "page_budget": ANSWER_LIMIT_FACTOR * self.settings.max_message_bytes // 8})
             with self._reading(inline):
                 result = registry.QUERIES[op](qctx, args)
             self._reply(route, req_id, result)
@@ -576,6 +592,12 @@ class Server:
     def _reply(self, route: list[bytes], req_id: Any, result: dict[str, Any] | None = None,
                error: RagixError | None = None) -> None:
         payload = encode_answer(req_id, result, error)
+        limit = ANSWER_LIMIT_FACTOR * self.settings.max_message_bytes
+        if len(payload) > limit:
+            payload = encode_answer(req_id, error=TooLarge(
+                f"the answer is {len(payload)} bytes, over the limit of {limit} "
+                f"({ANSWER_LIMIT_FACTOR} times max_message_bytes): ask for fewer items at a time",
+                size=len(payload), limit=limit))
         if threading.current_thread() is self._loop_thread:
             sock = self.sockets[int(route[0])][0]
             try:
@@ -585,6 +607,25 @@ class Server:
         else:
             self.readers.answered()
             self.replier.send(route, payload)
+
+
+def _chars_within(value: Any, limit: int) -> bool:
+    """Whether the strings anywhere in `value` (an op's arguments: an update's text is inside
+    its patch, a write's provenance inside its own object) add up to at most `limit` characters."""
+    left = limit
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            left -= len(v)
+            if left < 0:
+                return False
+        elif isinstance(v, dict):
+            stack.extend(v.keys())
+            stack.extend(v.values())
+        elif isinstance(v, (list, tuple)):
+            stack.extend(v)
+    return True
 
 
 def _route(index: int, frames: list[zmq.Frame]) -> tuple[list[bytes], list[zmq.Frame]]:
@@ -607,12 +648,21 @@ def _remove_ipc_files(*endpoints: str | None) -> None:
 
 def _request_id(body: list[zmq.Frame]) -> str | int | None:
     """The id of the request in `body`, when it can be read (answers that are not the request's
-    own answer still carry it, so that a client with several requests out can match them)."""
-    try:
-        request = msgpack.unpackb(body[0].bytes, raw=False) if len(body) == 1 else None
-    except Exception:  # noqa: BLE001 - not msgpack: answered without an id
+    own answer still carry it, so that a client with several requests out can match them). Only
+    the envelope's keys and its id are decoded: the rest (a too large request's text) is skipped."""
+    if len(body) != 1:
         return None
-    req_id = request.get("id") if isinstance(request, dict) else None
+    unpacker = msgpack.Unpacker(raw=False, strict_map_key=False, max_buffer_size=max(len(body[0]), 1))
+    req_id = None
+    try:
+        unpacker.feed(body[0].buffer)
+        for _ in range(min(unpacker.read_map_header(), 16)):
+            if unpacker.unpack() == "id":
+                req_id = unpacker.unpack()
+                break
+            unpacker.skip()
+    except Exception:  # noqa: BLE001 - not a msgpack map: answered without an id
+        return None
     return req_id if isinstance(req_id, (str, int)) and not isinstance(req_id, bool) else None
 
 

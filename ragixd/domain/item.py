@@ -14,7 +14,7 @@ from typing import Any, Mapping
 from ..errors import InvalidInput, shown
 from . import clock
 from .encoding import content_hash
-from .ids import is_item_id
+from .ids import is_item_id, not_an_item_id
 from .policy.normalize import normalize
 from .text import entity_key
 
@@ -393,6 +393,13 @@ def validate_create(fields: Mapping[str, Any]) -> dict[str, Any]:
     data = _normalize({"title": "", "content": "", **fields}, CREATE_FIELDS)
     check_not_blank(data["title"], data["content"], "content" if "content" in fields else "title")
     check_content(data["content"], data.get("type", "note"))
+    # The fields beside the item's own (an import's id and time, a proposal's reason), checked
+    # here too, so that every path that reads them refuses the same malformed values.
+    if fields.get("id") is not None and not is_item_id(fields["id"]):
+        raise InvalidInput("id", not_an_item_id(fields["id"]))
+    normalize_time(fields, "created_at")
+    if fields.get("why_store") is not None:
+        _str(fields, "why_store", MAX_CONTENT)
     return data
 
 

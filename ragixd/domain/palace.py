@@ -52,8 +52,8 @@ def validate_location(location: Mapping[str, Any], item_id: str) -> dict[str, st
         if not value.strip() or any(_hidden(ch) for ch in value):
             # A blank or multi-line segment could be neither seen nor typed back in `palace list`,
             # and a bidi override would show it as another.
-            raise InvalidInput(f"location.{level}", f"{value!r} must hold visible text and no control "
-                               "or format characters")
+            raise InvalidInput(f"location.{level}", "must hold visible text and no control or format "
+                               "characters")
         out[level] = value
     out["card"] = item_id
     return out

@@ -20,6 +20,7 @@ from ..memory import no_embedder
 from ..store import log, queries
 from ..store.filters import Filters, filters_from_args
 from ..store.projection import Projections
+from .pages import ENTRY_OVERHEAD, budget_of
 
 Finish = Callable[[list[Any]], dict[str, Any]]
 
@@ -315,8 +316,13 @@ def query_tail(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
     if q.caller.trust != "full":
         raise Forbidden("tail (the event log) is for the owner of the daemon only", op="tail")
     limit = args.get("limit", 1000)
-    events = []
+    budget = budget_of(q.extra)
+    events: list[dict[str, Any]] = []
     for event in log.read(q.conn, args.get("after", 0), batch=limit):
+        # A page stops at its budget too (ops.pages): the events after it come in the next one.
+        budget -= event.size + ENTRY_OVERHEAD
+        if budget < 0 and events:
+            break
         events.append(event_to_wire(event))
         if len(events) >= limit:
             break

@@ -16,6 +16,7 @@ from ..errors import Forbidden, RagixError, shown
 from ..store.filters import Filters
 from ..store import queries
 from .handlers import Plan, QueryContext, shown_items, withheld_from
+from .pages import budget_of, within_budget
 
 FORMAT = "ragix-export/1"
 # What an import takes from a line; counters and updated_at are the importing store's own.
@@ -28,6 +29,8 @@ def query_export(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
     limit = args.get("limit", 500)
     f = Filters(include_archived=args.get("include_archived", False), visible_stores=q.caller.stores)
     page = queries.items_after(q.conn, args.get("after", 0), limit, f)
+    full = len(page) == limit
+    page, cut = within_budget(page, _item_chars, budget_of(q.extra))
     withheld = withheld_from(q)
     kept = [item for _, item in page if not withheld(item)]
     lines = [{"format": FORMAT, "secrecy": tier, "item": redact_item(d, tier)} for d in shown_items(q, kept)]
@@ -37,7 +40,12 @@ def query_export(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
             place = places.get(line["item"]["id"])
             if place is not None:
                 line["palace"] = {k: place[k] for k in ("domain", "room", "shelf")}
-    return {"lines": lines, "next": page[-1][0] if len(page) == limit else None, "tier": tier}
+    return {"lines": lines, "next": page[-1][0] if full or cut else None, "tier": tier}
+
+
+def _item_chars(row: tuple[int, Any]) -> int:
+    item = row[1]
+    return len(item.title) + len(item.content) + sum(map(len, item.tags)) + sum(map(len, item.entities))
 
 
 def _fields(item: dict[str, Any]) -> dict[str, Any]:

@@ -41,7 +41,7 @@ def snapshot(conn: apsw.Connection) -> Iterator[apsw.Connection]:
 
 
 def get_items(conn: apsw.Connection, ids: list[str], filters: Filters | None = None) -> list[MemoryItem]:
-    """Items by id in the order asked; missing or invisible ids are left out."""
+    """Items by id in the order asked, each once; missing or invisible ids are left out."""
     f = filters or Filters(include_archived=True)
     where, params = f.where()
     found: dict[str, MemoryItem] = {}
@@ -51,7 +51,7 @@ def get_items(conn: apsw.Connection, ids: list[str], filters: Filters | None = N
         for row in rows:
             item = row_to_item(row)[1]
             found[item.id] = item
-    return [found[i] for i in ids if i in found]
+    return [found[i] for i in dict.fromkeys(ids) if i in found]  # each once, as first asked
 
 
 def items_by_rid(conn: apsw.Connection, rids: list[int]) -> dict[int, MemoryItem]:

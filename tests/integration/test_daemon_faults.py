@@ -133,6 +133,16 @@ def test_an_unknown_op_is_named_in_the_answer(shared):
     raw.close()
 
 
+def test_an_unknown_op_that_could_be_a_key_is_not_repeated(shared):
+    """Something not shaped like an op name (a token pasted into the op) is only measured."""
+    raw = Raw(shared.endpoint)
+    token = "ghp_" + "R2d2C3po" * 4 + "xyzw"
+    answer = raw.ask([envelope(token, req_id=6)])
+    assert error_code(answer) == "unknown_op" and answer["id"] == 6
+    assert token not in repr(answer) and "40 characters" in answer["error"]["message"]
+    raw.close()
+
+
 WRONG_ARGS = [
     ("write", {"title": 5}, "title"),
     ("write", {"content": "no title"}, "(root)"),
@@ -181,7 +191,7 @@ def test_a_message_over_the_size_cap_is_too_large(small_cap_daemon):
     raw = Raw(small_cap_daemon.endpoint)
     big = envelope("write", args={"title": "big", "content": "x" * 5000}, req_id=21)
     answer = raw.ask([big])
-    assert error_code(answer) == "too_large"
+    assert error_code(answer) == "too_large" and answer["id"] == 21
     assert "4096" in answer["error"]["message"]
     # Just under the cap is fine.
     fits = envelope("write", args={"title": "fits", "content": "x" * 3000}, req_id=22)

@@ -90,10 +90,13 @@ _OPERATOR = re.compile(
     re.X,
 )
 _QUOTED = re.compile(r"""(["'`])([^\n]{0,400}?)\1""")
-_UNQUOTED = re.compile(r"""[^\s,;&'"`<>)\]}|]+""")
+# Bounded: a value is judged on its first 256 characters (judge), and an unbounded run read
+# from every keyword of `pwd=pwd=pwd=…` made the scan quadratic (minutes at 100 kB).
+_VALUE_MAX = 300
+_UNQUOTED = re.compile(r"""[^\s,;&'"`<>)\]}|]{1,%d}""" % _VALUE_MAX)
 _XML_BODY = re.compile(r"\s*([^<]{1,400})<")
 _REVERSED = re.compile(r"""(["'])([^"'\n]{1,200})\1\s*(?:!==|===|==|!=)\s*$""")
-_AFTER_SCHEME = re.compile(r"[ \t]+([^\s,;&'\"`<>)\]}]+)")
+_AFTER_SCHEME = re.compile(r"[ \t]+([^\s,;&'\"`<>)\]}]{1,%d})" % _VALUE_MAX)
 _AUTH_SCHEMES = frozenset({"bearer", "basic", "token", "bot", "digest", "apikey", "key", "sso"})
 _CRED_VALUE_WORDS = frozenset({"password", "passwd", "pwd", "secret", "token", "apikey", "key"})
 _CRED_VALUE_STEMS = ("pass", "pwd", "secret", "token", "key")
