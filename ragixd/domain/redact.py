@@ -88,7 +88,7 @@ from .redact_tokens import (is_file_name, is_hostname, is_ip, is_port, looks_lik
 from .redact_patterns import (  # noqa: F401 (some are this module's API too)
     TIERS, KINDS, PH, PLACEHOLDER_RE, ID_FIELDS, KEPT_FIELDS, FILE_EXTS, DOTFILES, KEY_FILES,
     STRONG_SUFFIXES, WEAK_SUFFIXES, LABEL_RE, HAS_LETTER, URL_RE, EMAIL_RE, IPV6_RE, IPV4_RE,
-    HASH_RE, PATH_RE, DOTFILE_RE, KEY_FILE_RE, USER_HOST_RE, AFTER_HOST_RE, DOTTED_RE,
+    HASH_RE, PATH_RE, CJK_EDGES, DOTFILE_RE, KEY_FILE_RE, USER_HOST_RE, AFTER_HOST_RE, DOTTED_RE,
     LABEL_PORT_RE, PORT_WORD_RE, PORT_FLAG_RE, BARE_PORT_RE, FORWARD_RE, PORT_PROTO_RE,
     DIGITS, PORT_PREFIX, SLASHES, GENERATED_ID_RE, ID_IN_TEXT_RE,
 )
@@ -233,12 +233,13 @@ class Redactor:
         return out + ":" + self.token("PORT", m.group(2)) if m.group(2) else out
 
     def _ipv6(self, m: re.Match[str]) -> str:
-        address = m.group(1) or m.group(3)
+        address = m.group(1) or m.group(3) + (m.group(4) or "")
         if not any(ch.isdigit() for ch in address) or not is_ip(address) or ":" not in address:
             return m.group(0)
         out = self.token("IP", address)
-        if m.group(2):
-            out += ":" + (self.token("PORT", m.group(2)) if is_port(m.group(2)) else m.group(2))
+        port = m.group(2) or m.group(5)
+        if port:
+            out += ":" + (self.token("PORT", port) if is_port(port) else port)
         return out
 
     def _ipv4(self, m: re.Match[str]) -> str:
@@ -275,18 +276,31 @@ class Redactor:
 
     def _dotted(self, m: re.Match[str]) -> str:
         token, port = m.group(1), m.group(2)
+        called = port is None and m.string.startswith("(", m.end())
+        # 服务器db01.acme.com已经宕机: CJK letters at either end are the sentence's, so the
+        # token without them is tried first (one written in CJK only, 例子.公司, is tried whole)
+        before, core, after = CJK_EDGES.fullmatch(token).groups()
+        if (before or after) and "." in core.strip("."):
+            inner = self._dotted_token(core, None if after else port, called)
+            if inner is not None:
+                return before + inner + after + ("" if port is None or not after else ":" + port)
+        out = self._dotted_token(token, port, called)
+        return m.group(0) if out is None else out
+
+    def _dotted_token(self, token: str, port: str | None, called: bool) -> str | None:
+        """A dotted token (and the port after it) redacted, or None when it is neither a host
+        nor (at S0) a file name."""
         core = token.strip("-")
         labels = core.split(".")
         if not all(labels):
-            return m.group(0)
+            return None
         lead = token[: len(token) - len(token.lstrip("-"))]
         tail = token[len(lead) + len(core):]
         after = "" if port is None else ":" + port
         if self.tier == "S0" and is_file_name(labels):
             return lead + self.token("FILE", core) + tail + after
-        called = port is None and m.string.startswith("(", m.end())
         if called or not is_hostname(labels, port=port is not None and is_port(port)):
-            return m.group(0)
+            return None
         if port is not None:
             after = ":" + self.token("PORT", port)
         return lead + self.token("HOST", core) + tail + after

@@ -47,7 +47,17 @@ production staging stage test example invalid svc cluster dmz priv private vpn i
 office
 """.split())
 
-LABEL_RE = re.compile(r"[A-Za-z0-9_](?:[A-Za-z0-9_\-]{0,61}[A-Za-z0-9])?")
+# Scripts written without spaces between words (Han, kana, hangul): a letter of these next
+# to an address or a host is the sentence around it (服务器db01.acme.com已经宕机), not part of it.
+CJK = ("\u2e80-\u2fdf\u3040-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff\ua960-\ua97f"
+       "\uac00-\ud7ff\uf900-\ufaff")
+_W = rf"[^\W{CJK}]"  # a word character that is not of those scripts
+_PORT_END = rf"(?!{_W}|:|\.\d)"  # a port's last digit: no word, colon or decimal part follows
+# DNS labels, internationalised ones (bücher, münchen) included: letters of any script.
+LABEL_RE = re.compile(r"[^\W](?:[\w\-]{0,61}[^\W_])?")
+# Non-ASCII top-level domains (IDN ccTLDs and gTLDs) that prose does not use as a word.
+IDN_SUFFIXES = frozenset("рф рус укр бел срб мкд қаз мон 中国 中國 公司 网络 網絡 香港 台灣 台湾 "
+                         "新加坡 한국 ελ бг გე".split())
 HAS_LETTER = re.compile(r"[^\W\d_]")
 _OCT = r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)"
 _ALGO = r"(?i:sha(?:1|224|256|384|512)|sha3-(?:224|256|384|512)|md5|blake2[bs]?|blake3|xxh(?:32|64|128))"
@@ -56,18 +66,21 @@ _ALGO = r"(?i:sha(?:1|224|256|384|512)|sha3-(?:224|256|384|512)|md5|blake2[bs]?|
 URL_RE = re.compile(r"(?<![\w+.\-\]])([A-Za-z][A-Za-z0-9+.\-]{0,15}+)://([^\s<>\"'`]*+)")
 # A domain's last label is never a digest's algorithm prefix (a@b.com.sha256:… is the address
 # a@b.com then a digest, which the hash rule takes whole).
+# The local part may be quoted ("john doe"@…) or hold an apostrophe (o'brien@…); the domain's
+# labels may be internationalised (jöran@bücher.de).
+_DL = rf"(?:[^\W_{CJK}]|-)"
 EMAIL_RE = re.compile(
-    r"(?<![\w.+%\-\]])([\w+%\-][\w.+%\-]*+@"
-    rf"(?:(?:[A-Za-z0-9\-]++\.)+(?!{_ALGO}[:=\-])[A-Za-z][A-Za-z0-9\-]*+|\d{{1,3}}+(?:\.\d{{1,3}}+){{3}}"
+    r"(?<![\w.+%\-\]])((?:\"[^\"\n]{1,64}+\"|[\w+%\-][\w.+%\-']*+)@"
+    rf"(?:(?:{_DL}++\.)+(?!{_ALGO}[:=\-])[^\W\d_{CJK}]{_DL}*+|\d{{1,3}}+(?:\.\d{{1,3}}+){{3}}"
     r"|\[\d{1,3}+(?:\.\d{1,3}+){3}\]))"
-    r"(?::(\d{1,5}+)(?![\w:]|\.\d))?")
+    rf"(?::(\d{{1,5}}+){_PORT_END})?")
 IPV6_RE = re.compile(
-    r"\[([0-9A-Fa-f:]++(?:(?:\.\d{1,3}+){3})?(?:%[\w.\-]++)?)\](?::(\d{1,5}+)(?![\w:]|\.\d))?"
-    r"|(?<![\w:.%\-\]])((?=[0-9A-Fa-f]*+:[0-9A-Fa-f]*+:)[0-9A-Fa-f:]++(?:(?:\.\d{1,3}+){3})?"
-    r"(?:%[\w\-]++)?)(?:/\d{1,3}+)?(?![\w:\[])")
+    rf"\[(?:IPv6:)?([0-9A-Fa-f:]++(?:(?:\.\d{{1,3}}+){{3}})?(?:%[\w.\-]++)?)\](?::(\d{{1,5}}+){_PORT_END})?"
+    rf"|(?<!{_W})(?<![:.%\-\]])((?=[0-9A-Fa-f]*+:[0-9A-Fa-f]*+:)[0-9A-Fa-f:]++(?:(?:\.\d{{1,3}}+){{3}})?"
+    rf")(?:(%(?:{_W}|-)++)(?::(\d{{1,5}}+){_PORT_END})?)?(?:/\d{{1,3}}+)?(?!{_W}|[:\[])")
 IPV4_RE = re.compile(
-    rf"(?<![\w.\]])({_OCT}(?:\.{_OCT}){{3}})(?:/(?:3[0-2]|[12]?\d)(?!\d))?"
-    r"(?::(\d{1,5}+)(?![\w:]|\.\d))?(?![\w\[]|\.[\d\[])")
+    rf"(?<!{_W})(?<![.\]])({_OCT}(?:\.{_OCT}){{3}})(?:/(?:3[0-2]|[12]?\d)(?!\d))?"
+    rf"(?::(\d{{1,5}}+){_PORT_END})?(?!{_W}|\[|\.[\d\[])")
 HASH_RE = re.compile(
     rf"(?<![0-9A-Za-z\]]){_ALGO}[:=\-](?:0x)?[A-Za-z0-9+/]{{16,}}+={{0,2}}"
     # crypt(3)-style password hashes: bcrypt $2b$12$…, sha-crypt $6$salt$…, $argon2id$v=19$…
@@ -87,25 +100,28 @@ KEY_FILE_RE = re.compile(rf"(?<![\w.\-/~\\\]])(?:{KEY_FILES})(?![\w\-]|\.\w)")
 # user@host where host is one label (alice@localhost, deploy@db01); dotted ones are the
 # e-mail and host rules' own. It runs after the address rules, so ::1:3.11.7@x keeps its [IP].
 USER_HOST_RE = re.compile(
-    r"(?<![\w.+%\-\]])([\w+%\-][\w.+%\-]*+@)"
-    r"([A-Za-z][A-Za-z0-9\-]++(?![\w\-]|\.[A-Za-z0-9])|\[(?:HOST|IP)(?:-\d+)?\])")
+    r"(?<![\w.+%\-\]])([\w+%\-][\w.+%\-']*+@)"
+    rf"([A-Za-z][A-Za-z0-9\-]++(?!{_W}|-|\.[A-Za-z0-9])|\[(?:HOST|IP)(?:-\d+)?\])")
 # At S0, what follows host: or host/ (scp, rsync, host-prefixed scopes) is a path, once the
 # host is a placeholder.
 AFTER_HOST_RE = re.compile(
     rf"(\[(?:HOST|IP|EMAIL)(?:-\d+)?\](?::\[PORT(?:-\d+)?\])?(?::|/++))"
     rf"(?=[^\s\"'<>|*?\[:])((?:[^\s\"'<>|*?\[:]++|{PH})++)(?!:)")
-DOTTED_RE = re.compile(r"(?<![\w.\-\]])([\w\-]++(?:\.[\w\-]++)++)(?::(\d{1,5}+)(?![\w:]|\.\d))?")
+DOTTED_RE = re.compile(rf"(?<![\w.\-\]])([\w\-]++(?:\.[\w\-]++)++)(?::(\d{{1,5}}+){_PORT_END})?")
+# A dotted token's letters of CJK scripts at either end (the sentence it is written into).
+CJK_EDGES = re.compile(rf"([{CJK}]*+)(.*?)([{CJK}]*+)", re.S)
 LABEL_PORT_RE = re.compile(
-    r"(?<![\w.\-\]])([A-Za-z][\w\-]*+|\[(?:HOST|IP|EMAIL|USER|PATH|FILE)(?:-\d+)?\])"
-    r":(\d{2,5}+)(?![\w:]|\.\d)")
+    rf"(?<!{_W})(?<![.\-\]])([A-Za-z](?:{_W}|-)*+|\[(?:HOST|IP|EMAIL|USER|PATH|FILE)(?:-\d+)?\])"
+    rf":(\d{{2,5}}+){_PORT_END}")
+# "port" in English and the CJK scripts (端口 zh, ポート ja, 포트 ko).
 PORT_WORD_RE = re.compile(
-    r"(?i)(?<![a-z0-9\]])ports?(?:\s++number)?\s*+[:=]?\s*+"
-    r"(\d{1,5}+(?:\s*+(?:,|/|&|and|or)\s*+\d{1,5}+)*+)(?!\w|\.\d)")
+    r"(?i)(?:(?<![a-z0-9\]])ports?|端口|ポート|포트)(?:\s++number)?\s*+[:=]?\s*+"
+    rf"(\d{{1,5}}+(?:\s*+(?:,|/|&|and|or)\s*+\d{{1,5}}+)*+)(?!{_W}|\.\d)")
 # Port flags of ssh, scp, mysql, redis-cli, docker… (-p 2222, -P 3306, -p 8080:80) and a bare
 # ":8443" standing alone; one digit after -p is more often a count than a port.
 PORT_FLAG_RE = re.compile(
     r"(?<![\w\-])-[pP][\s=]?+((?:\[IP(?:-\d+)?\]:)?)(\d{2,5}+)(?::(\d{1,5}+))?(?![\w:/\-]|\.\d)")
-BARE_PORT_RE = re.compile(r"(?:(?<![^\s(,=*])|(?<=\[::\])):(\d{2,5}+)(?![\w:]|\.\d)")
+BARE_PORT_RE = re.compile(rf"(?:(?<![^\s(,=*])|(?<=\[::\])):(\d{{2,5}}+){_PORT_END}")
 # ssh -L/-R forwarding: the first number of 8080:localhost:80 (the rest is host:port).
 FORWARD_RE = re.compile(r"(?<![\w\-])(-[LR]\s?+(?:(?:[\w.\-]++|\[[^\]\s]*+\]):)?)(\d{1,5}+)(?=:)")
 PORT_PROTO_RE = re.compile(

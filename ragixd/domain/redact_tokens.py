@@ -11,8 +11,8 @@ from __future__ import annotations
 import ipaddress
 import re
 
-from .redact_patterns import (FILE_EXTS, LABEL_RE, PLACEHOLDER_RE, SLASHES, STRONG_SUFFIXES,
-                              WEAK_SUFFIXES)
+from .redact_patterns import (FILE_EXTS, IDN_SUFFIXES, LABEL_RE, PLACEHOLDER_RE, SLASHES,
+                              STRONG_SUFFIXES, WEAK_SUFFIXES)
 
 _HOME_RE = re.compile(r"~[\w.\-]*/|\$\{?[A-Za-z_]\w*\}?/")
 _TRAILING = ".,;:!?*'\""
@@ -30,11 +30,17 @@ def is_hostname(labels: list[str], port: bool = False) -> bool:
     """Whether dotted labels name a host by the rules in redact.py's docstring (`port`: one
     follows)."""
     suffix = labels[-1].lower()
-    if len(labels) < 2 or not suffix.isascii() or not suffix.isalpha() or suffix in FILE_EXTS:
+    if len(labels) < 2 or suffix in FILE_EXTS:
         return False
     if not all(LABEL_RE.fullmatch(label) for label in labels) or "_" in suffix:
         return False
     if all(len(label) == 1 for label in labels):
+        return False
+    # An IDN: a non-ASCII top-level domain, or a label in its ASCII (punycode) form, xn--….
+    if suffix in IDN_SUFFIXES or (any(label[:4].lower() == "xn--" for label in labels)
+                                  and (suffix.isascii() and suffix.isalpha() or suffix[:4] == "xn--")):
+        return True
+    if not suffix.isascii() or not suffix.isalpha():
         return False
     numbered = [any(ch.isdigit() for ch in label) or "-" in label for label in labels[:-1]]
     if port or suffix in STRONG_SUFFIXES:
