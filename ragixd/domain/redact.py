@@ -83,12 +83,12 @@ from ..errors import InvalidInput
 from .encoding import content_hash
 from .ids import is_item_id
 from .item import LINK_RELS, SOURCE_KINDS
-from .redact_tokens import (is_file_name, is_hostname, is_ip, is_port, looks_like_path,
+from .redact_tokens import (inet_aton, is_file_name, is_hostname, is_ip, is_port, looks_like_path,
                             split_hostport, strip_trailing)
 from .redact_patterns import (  # noqa: F401 (some are this module's API too)
     TIERS, KINDS, PH, PLACEHOLDER_RE, ID_FIELDS, KEPT_FIELDS, FILE_EXTS, DOTFILES, KEY_FILES,
     STRONG_SUFFIXES, WEAK_SUFFIXES, LABEL_RE, HAS_LETTER, URL_RE, EMAIL_RE, IPV6_RE, IPV4_RE,
-    HASH_RE, PATH_RE, CJK_EDGES, DOTFILE_RE, KEY_FILE_RE, USER_HOST_RE, AFTER_HOST_RE, DOTTED_RE,
+    HASH_RE, PATH_RE, CJK_EDGES, IPV4_ATON_RE, LOOKALIKE_DOT_RE, LOOKALIKE_DOT_SEP, IPV4_FULL, DOTFILE_RE, KEY_FILE_RE, USER_HOST_RE, AFTER_HOST_RE, DOTTED_RE,
     LABEL_PORT_RE, PORT_WORD_RE, PORT_FLAG_RE, BARE_PORT_RE, FORWARD_RE, PORT_PROTO_RE,
     DIGITS, PORT_PREFIX, SLASHES, GENERATED_ID_RE, ID_IN_TEXT_RE,
 )
@@ -130,9 +130,12 @@ class Redactor:
         # IPv6 before e-mail (so ::1:0.0.0.0@x keeps its address whole), IPv4 after it (so
         # root@10.0.0.5 is one e-mail address).
         passes = [(ID_IN_TEXT_RE, self._id_in_text, ("MEM-",))] if self._ids else []
-        passes += [(URL_RE, self._url, ("://",)), (IPV6_RE, self._ipv6, ("[", ":"))]
+        passes += [(URL_RE, self._url, ("://",)),
+                   (LOOKALIKE_DOT_RE, self._lookalike_dots, ("。", ".]", ".)", ".}", "t]", "t)", "T]", "T)")),
+                   (IPV6_RE, self._ipv6, ("[", ":"))]
         passes += [(EMAIL_RE, self._email, ("@",))] if s0 else []
-        passes += [(IPV4_RE, self._ipv4, (".",)), (HASH_RE, self._hash, ())]
+        passes += [(IPV4_RE, self._ipv4, (".",)), (IPV4_ATON_RE, self._ipv4_aton, (".",)),
+                   (HASH_RE, self._hash, ())]
         if s0:
             passes += [(PATH_RE, self._path, ("/", "\\")), (DOTFILE_RE, self._file, (".",)),
                        (KEY_FILE_RE, self._file, ("id_", "authorized_keys", "known_hosts"))]
@@ -226,11 +229,22 @@ class Redactor:
         if not host or PLACEHOLDER_RE.fullmatch(host):
             return host
         bare = host[1:-1] if host.startswith("[") and host.endswith("]") else host
-        return self.token("IP", bare) if is_ip(bare) else self.token("HOST", host)
+        # http://3232235777/, http://0x7f.1/: an address in a form inet_aton reads
+        address = is_ip(bare) or (bare[:1].isdigit() and inet_aton(bare) is not None)
+        return self.token("IP", bare) if address else self.token("HOST", host)
 
     def _email(self, m: re.Match[str]) -> str:
         out = self.token("EMAIL", m.group(1))
         return out + ":" + self.token("PORT", m.group(2)) if m.group(2) else out
+
+    def _lookalike_dots(self, m: re.Match[str]) -> str:
+        dotted, port = LOOKALIKE_DOT_SEP.sub(".", m.group(1)), m.group(2)
+        after = "" if port is None else ":" + (self.token("PORT", port) if is_port(port) else port)
+        if IPV4_FULL.fullmatch(dotted):
+            return self.token("IP", dotted) + after
+        if is_hostname(dotted.split("."), port=port is not None and is_port(port)):
+            return self.token("HOST", dotted) + after
+        return m.group(0)
 
     def _ipv6(self, m: re.Match[str]) -> str:
         address = m.group(1) or m.group(3) + (m.group(4) or "")
@@ -246,6 +260,14 @@ class Redactor:
         out = self.token("IP", m.group(1))
         port = m.group(2)
         return out + ":" + (self.token("PORT", port) if is_port(port) else port) if port else out
+
+    def _ipv4_aton(self, m: re.Match[str]) -> str:
+        parts = m.group(1).split(".")
+        hexed = any(p[:2].lower() == "0x" for p in parts)
+        octal = len(parts) == 4 and any(len(p) >= 3 and p[0] == "0" for p in parts)
+        if not (hexed or octal) or inet_aton(m.group(1)) is None:
+            return m.group(0)
+        return self._ipv4(m)
 
     def _hash(self, m: re.Match[str]) -> str:
         hexes = m.group(1)

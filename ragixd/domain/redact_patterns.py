@@ -81,6 +81,24 @@ IPV6_RE = re.compile(
 IPV4_RE = re.compile(
     rf"(?<!{_W})(?<![.\]])({_OCT}(?:\.{_OCT}){{3}})(?:/(?:3[0-2]|[12]?\d)(?!\d))?"
     rf"(?::(\d{{1,5}}+){_PORT_END})?(?!{_W}|\[|\.[\d\[])")
+# A host or IPv4 address whose dots are written as look-alikes: the ideographic full stop
+# (。, which IDNA reads as a dot; ．and ｡ become "." and "。" in NFKC) or a defanged dot
+# ([.], (.), {.}, [dot], (dot)) — db01。acme。com, 10[.]0[.]0[.]5.
+LOOKALIKE_DOT = r"(?:。|\[\.\]|\(\.\)|\{\.\}|(?i:\[dot\]|\(dot\)))"
+_LBL = rf"(?:{_W}|-)++"
+LOOKALIKE_DOT_RE = re.compile(
+    rf"(?<!{_W})(?<![.\-\]])({_LBL}(?:\.{_LBL})*+{LOOKALIKE_DOT}{_LBL}(?:(?:\.|{LOOKALIKE_DOT}){_LBL})*+)"
+    rf"(?::(\d{{1,5}}+){_PORT_END})?")
+LOOKALIKE_DOT_SEP = re.compile(LOOKALIKE_DOT)
+IPV4_FULL = re.compile(rf"{_OCT}(?:\.{_OCT}){{3}}")
+# IPv4 in the other forms inet_aton(3) reads (and browsers, curl, ping accept): 2 to 4 dotted
+# parts, each decimal, octal (0-led) or hex (0x), the last filling the remaining bytes. Taken
+# when a part is hex (0x7f.0.0.1, 0xc0.0xa8.1) or, with four parts, octal of three digits or
+# more (0300.0250.0.1); plain decimals with fewer parts (127.1, 10.0.1) are read as versions.
+_AT_PART = r"(?:0[xX][0-9A-Fa-f]{1,8}|\d{1,10})"
+IPV4_ATON_RE = re.compile(
+    rf"(?<!{_W})(?<![.\]])({_AT_PART}(?:\.{_AT_PART}){{1,3}})(?::(\d{{1,5}}+){_PORT_END})?"
+    rf"(?!{_W}|\[|\.[\w\[])")
 HASH_RE = re.compile(
     rf"(?<![0-9A-Za-z\]]){_ALGO}[:=\-](?:0x)?[A-Za-z0-9+/]{{16,}}+={{0,2}}"
     # crypt(3)-style password hashes: bcrypt $2b$12$…, sha-crypt $6$salt$…, $argon2id$v=19$…

@@ -72,6 +72,32 @@ def is_ip(text: str) -> bool:
     return True
 
 
+def inet_aton(text: str) -> int | None:
+    """The address inet_aton(3) reads in `text` (1 to 4 dotted parts, each decimal, 0-led
+    octal or 0x hex, the last filling the remaining bytes), or None."""
+    parts = text.split(".")
+    if not 1 <= len(parts) <= 4:
+        return None
+    values = []
+    for part in parts:
+        try:
+            if part[:2].lower() == "0x":
+                values.append(int(part[2:], 16))
+            elif len(part) > 1 and part[0] == "0":
+                values.append(int(part, 8))
+            else:
+                values.append(int(part, 10))
+        except ValueError:
+            return None
+    *head, last = values
+    if any(v > 255 for v in head) or last >= 1 << (8 * (4 - len(head))):
+        return None
+    address = 0
+    for v in head:
+        address = address << 8 | v
+    return address << (8 * (4 - len(head))) | last
+
+
 def split_hostport(hostport: str) -> tuple[str, str | None]:
     if hostport.startswith("["):
         close = hostport.find("]")

@@ -82,3 +82,60 @@ def test_s2_redacts_the_address_literal_of_an_email_and_keeps_the_user():
 ])
 def test_s2_redacts_ipv6_with_zone_ids_and_embedded_ipv4(text, expected):
     assert s2(text) == expected
+
+
+# -- 4. dot look-alikes as separators -----------------------------------------------------------
+
+@pytest.mark.parametrize("text, expected", [
+    ("db01。acme。com", "[HOST]"),
+    ("db01．acme．com", "[HOST]"),  # fullwidth full stop (NFKC: ".")
+    ("db01｡acme｡com", "[HOST]"),  # halfwidth ideographic full stop (NFKC: "。")
+    ("10。0。0。5", "[IP]"),
+    ("地址是db01。acme。com。然后", "地址是[HOST]。然后"),
+    ("db01[.]acme[.]com", "[HOST]"),
+    ("10[.]0[.]0[.]5:443", "[IP]:[PORT]"),
+    ("evil(.)com", "[HOST]"),
+    ("acme[dot]co[DoT]uk", "[HOST]"),
+    ("db01.acme[.]com", "[HOST]"),
+    ("db01{.}prod:8443", "[HOST]:[PORT]"),
+])
+def test_s2_redacts_hosts_and_addresses_with_look_alike_dots(text, expected):
+    assert s2(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "我用Python。Java也行。版本3。2。", "a[.]b", "(.)\\1 matches a pair", "x[.] [.]", "e.g。这样",
+    "i。e。", "see list[.] then", "Done。Thanks", "1[.]2[.]3", "re.sub(r'[.]', '', s)",
+])
+def test_s2_keeps_look_alike_dots_that_join_no_host(text):
+    assert s2(text) == text
+
+
+# -- 5. IPv4 in the other forms inet_aton reads -------------------------------------------------
+
+@pytest.mark.parametrize("text, expected", [
+    ("0300.0250.0.1", "[IP]"),
+    ("0x7f.0.0.1", "[IP]"),
+    ("0xc0.0xa8.1", "[IP]"),
+    ("0x7f.1", "[IP]"),
+    ("010.0.0.1:22", "[IP]:[PORT]"),
+    ("0xC0.0xA8.0x01.0x01", "[IP]"),
+    ("http://3232235777/", "http://[IP]/"),
+    ("http://0x7f.1:8080/x", "http://[IP]:[PORT]/x"),
+    ("http://0xc0a80001/", "http://[IP]/"),
+])
+def test_s2_redacts_ipv4_in_hex_and_octal_forms(text, expected):
+    assert s2(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "127.1", "10.1", "10.0.1", "01.02.03.04", "0x1.8p3", "3.12.1", "0.5", "0x10", "2024.01.02",
+    "1.0.0.0.0", "0x1.0x2.3.4.5", "0300.0250.0.1.2", "0x100.1.2.3", "0999.1.2.3", "v0x7f.1",
+])
+def test_s2_keeps_numbers_that_are_not_inet_aton_addresses(text):
+    assert s2(f"see {text} here") == f"see {text} here"
+
+
+def test_a_url_host_that_is_a_plain_number_is_an_ip_and_an_ordinary_name_a_host():
+    assert s2("http://99999999999/") == "http://[HOST]/"  # > 2**32: not an address
+    assert s2("http://intranet/wiki") == "http://[HOST]/wiki"
