@@ -88,7 +88,7 @@ from .redact_tokens import (inet_aton, is_file_name, is_hostname, is_ip, is_port
 from .redact_patterns import (  # noqa: F401 (some are this module's API too)
     TIERS, KINDS, PH, PLACEHOLDER_RE, ID_FIELDS, KEPT_FIELDS, FILE_EXTS, DOTFILES, KEY_FILES,
     STRONG_SUFFIXES, WEAK_SUFFIXES, LABEL_RE, HAS_LETTER, URL_RE, EMAIL_RE, IPV6_RE, IPV4_RE,
-    HASH_RE, PATH_RE, CJK_EDGES, IPV4_ATON_RE, LOOKALIKE_DOT_RE, LOOKALIKE_DOT_SEP, IPV4_FULL, DOTFILE_RE, KEY_FILE_RE, USER_HOST_RE, AFTER_HOST_RE, DOTTED_RE,
+    HASH_RE, PATH_RE, CJK_EDGES, SHORT_HEX_RE, GIT_REF_RE, B64_DIGEST_RE, IPV4_ATON_RE, LOOKALIKE_DOT_RE, LOOKALIKE_DOT_SEP, IPV4_FULL, DOTFILE_RE, KEY_FILE_RE, USER_HOST_RE, AFTER_HOST_RE, DOTTED_RE,
     LABEL_PORT_RE, PORT_WORD_RE, PORT_FLAG_RE, BARE_PORT_RE, FORWARD_RE, PORT_PROTO_RE,
     DIGITS, PORT_PREFIX, SLASHES, GENERATED_ID_RE, ID_IN_TEXT_RE,
 )
@@ -135,7 +135,8 @@ class Redactor:
                    (IPV6_RE, self._ipv6, ("[", ":"))]
         passes += [(EMAIL_RE, self._email, ("@",))] if s0 else []
         passes += [(IPV4_RE, self._ipv4, (".",)), (IPV4_ATON_RE, self._ipv4_aton, (".",)),
-                   (HASH_RE, self._hash, ())]
+                   (HASH_RE, self._hash, ()), (GIT_REF_RE, self._git_ref, ()),
+                   (SHORT_HEX_RE, self._short_hex, ()), (B64_DIGEST_RE, self._b64_digest, ("=",))]
         if s0:
             passes += [(PATH_RE, self._path, ("/", "\\")), (DOTFILE_RE, self._file, (".",)),
                        (KEY_FILE_RE, self._file, ("id_", "authorized_keys", "known_hosts"))]
@@ -271,9 +272,27 @@ class Redactor:
 
     def _hash(self, m: re.Match[str]) -> str:
         hexes = m.group(1)
-        if hexes is not None and len(hexes) not in (32, 40, 64, 128):
+        # A digest's usual lengths always; any other run of 32 hex digits or more (a digest
+        # cut or joined, a multihash, a hex-encoded key) when it mixes digits and letters.
+        if hexes is not None and len(hexes) not in (32, 40, 64, 128) and not _mixed_hex(hexes):
             return m.group(0)
         return self.token("HASH", m.group(0))
+
+    def _short_hex(self, m: re.Match[str]) -> str:
+        return self.token("HASH", m.group(1)) if _mixed_hex(m.group(1)) else m.group(0)
+
+    def _git_ref(self, m: re.Match[str]) -> str:
+        def one(ref: re.Match[str]) -> str:
+            name = ref.group(0)
+            return self.token("HASH", name) if any(c.isdigit() for c in name) else name
+
+        return m.group(1) + _HEX_RUN.sub(one, m.group(2))
+
+    def _b64_digest(self, m: re.Match[str]) -> str:
+        body = m.group(1)
+        mixed = (any(c.isdigit() or c in "+/" for c in body) and any(c.isupper() for c in body)
+                 and any(c.islower() for c in body))
+        return self.token("HASH", body) if mixed else m.group(0)
 
     def _path(self, m: re.Match[str]) -> str:
         path, trailing = strip_trailing(m.group(0))
@@ -382,6 +401,11 @@ class Redactor:
 
 
 _S2_ID_CHECK = Redactor("S2", ids=False)
+_HEX_RUN = re.compile(r"[0-9a-fA-F]+")
+
+
+def _mixed_hex(hexes: str) -> bool:
+    return any(c.isdigit() for c in hexes) and any(not c.isdigit() for c in hexes)
 
 
 def _entity_pattern(entities: Iterable[Any]) -> re.Pattern[str] | None:

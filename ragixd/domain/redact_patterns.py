@@ -104,6 +104,23 @@ HASH_RE = re.compile(
     # crypt(3)-style password hashes: bcrypt $2b$12$…, sha-crypt $6$salt$…, $argon2id$v=19$…
     r"|(?<![\w$])\$(?:2[abxy]?|1|5|6|y|gy|7|argon2(?:id|i|d))\$[A-Za-z0-9./+=,$]{20,}+"
     r"|(?<![0-9A-Za-z\]])(?:0x)?([0-9A-Fa-f]{32,}+)(?![0-9A-Za-z\[])")
+# A shorter hex run that is neither a word nor a number: 12 to 31 hex digits mixing digits and
+# letters, standalone (abbreviated commits, image and object ids: 3f2a1bc9d8e7). A 0x prefix
+# (a constant, an address) or a hyphen on either side (a UUID's groups) keeps it.
+SHORT_HEX_RE = re.compile(r"(?<![\w\-.\]/])([0-9A-Fa-f]{12,31}+)(?![\w\-\[]|\.\w)")
+# A git object name of 7 hex digits or more after a word that names one (commit 3f2a1bc,
+# git checkout 3f2a1bc, revert 3f2a1bc..9e8d7c6); alone, 7 hex digits are too often a word
+# or a number.
+GIT_REF_RE = re.compile(
+    r"(?i)(?<![\w\-])((?:commit(?:ted|s)?|revisions?|revs?|sha-?1?|changesets?|cherry-pick(?:ed)?"
+    r"|revert(?:ed|s)?|checked\s++out|fixup!?|squash!?|amend(?:ed)?|git\s++(?:show|checkout|reset(?:\s++--\w++)?|log|diff"
+    r"|rebase(?:\s++-i)?|switch\s++--detach|bisect\s++(?:good|bad)|cat-file\s++-p))\s*+[:#=@]?\s*+)"
+    r"([0-9a-f]{7,40}+(?:\.{2,3}+[0-9a-f]{7,40}+)?)(?![\w\-]|\.\w)")
+# A digest in base64 with its padding: MD5 (22+"=="), SHA-1 (27+"="), SHA-256 (43+"="),
+# SHA-512 (86+"=="); prose has no 24-character run of mixed case and digits ending in "=".
+B64_DIGEST_RE = re.compile(
+    r"(?<![A-Za-z0-9+/])([A-Za-z0-9+/]{22}==|[A-Za-z0-9+/]{27}=|[A-Za-z0-9+/]{43}=|[A-Za-z0-9+/]{86}==)"
+    r"(?![A-Za-z0-9+/=])")
 _SEG = r"[\w.\-+@%=~$]"
 # A Windows path goes on past a space when the word after it leads to another separator
 # (C:\Program Files\Acme Corp\payroll.exe), and ends at one that does not (C:\temp is full).

@@ -139,3 +139,51 @@ def test_s2_keeps_numbers_that_are_not_inet_aton_addresses(text):
 def test_a_url_host_that_is_a_plain_number_is_an_ip_and_an_ordinary_name_a_host():
     assert s2("http://99999999999/") == "http://[HOST]/"  # > 2**32: not an address
     assert s2("http://intranet/wiki") == "http://[HOST]/wiki"
+
+
+# -- 6. digests of other lengths, abbreviated object names, base64 digests --------------------
+
+@pytest.mark.parametrize("text", [
+    "0123456789abcdef0123456789abcdef01",  # 34
+    "0123456789abcdef0123456789abcdef0123",  # 36
+    "0123456789abcdef0123456789abcdef0123456789abcdef01234567",  # 56: SHA-224
+    "1220" + "ab12" * 16,  # a sha2-256 multihash, 68
+    "3f2a1bc9d8e7",  # an abbreviated commit or image id, 12
+    "9c0d1e2f3a4b5c6d7e8f",  # 20
+])
+def test_s2_redacts_hex_runs_of_any_digest_length(text):
+    assert s2(f"id {text}, done") == "id [HASH], done"
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("commit 3f2a1bc", "commit [HASH]"),
+    ("git checkout a1b2c3d;", "git checkout [HASH];"),
+    ("reverted 4e5f6a7..8b9c0d1", "reverted [HASH]..[HASH]"),
+    ("Commit: 1234567", "Commit: [HASH]"),
+    ("git reset --hard 0e1d2c3b", "git reset --hard [HASH]"),
+    ("fixup! 5a6b7c8 typo", "fixup! [HASH] typo"),
+])
+def test_s2_redacts_short_git_object_names_after_a_word_that_names_one(text, expected):
+    assert s2(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "sha256 47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU= ok",
+    'etag="1B2M2Y8AsgTpgAmY7PhCfg=="',
+    "sha1 2jmj7l5rSw0yVb/vlWAYkK/YBwk= ok",
+    "x " + "Ab1/" * 21 + "Ab==",
+])
+def test_s2_redacts_padded_base64_digests(text):
+    out = s2(text)
+    assert "[HASH]" in out and "=" not in out.replace('etag="', ""), out
+
+
+@pytest.mark.parametrize("text", [
+    "uuid 550e8400-e29b-41d4-a716-446655440000", "ptr 0x7ffd5a2b3c40", "word deadbeefcafe",
+    "account 123456789012", "commit the change", "commit 3 files", "revision 12", "abcdef1234",
+    "show 1234567 rows", '"dGhpcyBpcyBhIHRlc3Q="', "padding== A=B x==y base64=", "1e100",
+    "odd length " + "a" * 33, "color #ff00aa", "isbn 9780306406157", "commit deadbee",
+    "1920x1080", "a" * 24 + "==", "Python 3.12.1 on 2024-01-02 at 12:30",
+])
+def test_s2_keeps_hex_and_base64_look_alikes(text):
+    assert s2(text) == text
