@@ -88,7 +88,8 @@ from .redact_tokens import (inet_aton, is_file_name, is_hostname, is_ip, is_port
 from .redact_patterns import (  # noqa: F401 (some are this module's API too)
     TIERS, KINDS, PH, PLACEHOLDER_RE, ID_FIELDS, KEPT_FIELDS, FILE_EXTS, DOTFILES, KEY_FILES,
     STRONG_SUFFIXES, WEAK_SUFFIXES, LABEL_RE, HAS_LETTER, URL_RE, EMAIL_RE, IPV6_RE, IPV4_RE,
-    HASH_RE, PATH_RE, CJK_EDGES, SHORT_HEX_RE, GIT_REF_RE, B64_DIGEST_RE, IPV4_ATON_RE, LOOKALIKE_DOT_RE, LOOKALIKE_DOT_SEP, IPV4_FULL, DOTFILE_RE, KEY_FILE_RE, USER_HOST_RE, AFTER_HOST_RE, DOTTED_RE,
+    HASH_RE, PATH_RE, CJK_EDGES, PORT_KEY_RE, LISTEN_RE, HOST_KEY_RE, HOST_VALUES_KEPT, UNC_HOST_RE,
+    UNC_ESCAPE, SHORT_HEX_RE, GIT_REF_RE, B64_DIGEST_RE, IPV4_ATON_RE, LOOKALIKE_DOT_RE, LOOKALIKE_DOT_SEP, IPV4_FULL, DOTFILE_RE, KEY_FILE_RE, USER_HOST_RE, AFTER_HOST_RE, DOTTED_RE,
     LABEL_PORT_RE, PORT_WORD_RE, PORT_FLAG_RE, BARE_PORT_RE, FORWARD_RE, PORT_PROTO_RE,
     DIGITS, PORT_PREFIX, SLASHES, GENERATED_ID_RE, ID_IN_TEXT_RE,
 )
@@ -136,12 +137,14 @@ class Redactor:
         passes += [(EMAIL_RE, self._email, ("@",))] if s0 else []
         passes += [(IPV4_RE, self._ipv4, (".",)), (IPV4_ATON_RE, self._ipv4_aton, (".",)),
                    (HASH_RE, self._hash, ()), (GIT_REF_RE, self._git_ref, ()),
-                   (SHORT_HEX_RE, self._short_hex, ()), (B64_DIGEST_RE, self._b64_digest, ("=",))]
+                   (SHORT_HEX_RE, self._short_hex, ()), (B64_DIGEST_RE, self._b64_digest, ("=",)),
+                   (UNC_HOST_RE, self._unc_host, ("\\\\",))]
         if s0:
             passes += [(PATH_RE, self._path, ("/", "\\")), (DOTFILE_RE, self._file, (".",)),
                        (KEY_FILE_RE, self._file, ("id_", "authorized_keys", "known_hosts"))]
         passes += [(USER_HOST_RE, self._user_host, ("@",)), (DOTTED_RE, self._dotted, (".",)),
-                   (LABEL_PORT_RE, self._label_port, (":",)), (PORT_WORD_RE, self._port_list, ()),
+                   (HOST_KEY_RE, self._host_key, ()), (PORT_KEY_RE, self._port_key, ("Port", "PGPORT")),
+                   (LISTEN_RE, self._listen, ()), (LABEL_PORT_RE, self._label_port, (":",)), (PORT_WORD_RE, self._port_list, ()),
                    (PORT_PROTO_RE, self._port_list, ("/",)), (PORT_FLAG_RE, self._port_flag, ("-p", "-P")),
                    (FORWARD_RE, self._forward, ("-L", "-R")), (BARE_PORT_RE, self._bare_port, (":",))]
         passes += [(AFTER_HOST_RE, self._after_host, ("[",))] if s0 else []
@@ -269,6 +272,33 @@ class Redactor:
         if not (hexed or octal) or inet_aton(m.group(1)) is None:
             return m.group(0)
         return self._ipv4(m)
+
+    def _unc_host(self, m: re.Match[str]) -> str:
+        name = m.group(1)
+        if len(name) < 2 or not HAS_LETTER.search(name) or UNC_ESCAPE.fullmatch(name):
+            return m.group(0)
+        return "\\\\" + self.token("HOST", name)
+
+    def _host_key(self, m: re.Match[str]) -> str:
+        key, host = (m.group(1), m.group(2)) if m.group(2) is not None else (m.group(3), m.group(4))
+        labels = host.split(".")
+        if host.lower() in HOST_VALUES_KEPT or (len(labels) > 1 and (
+                labels[-1].isdigit() or is_file_name(labels) or not all(labels))):
+            return m.group(0)
+        return key + self.token("HOST", host)
+
+    def _port_key(self, m: re.Match[str]) -> str:
+        port = m.group(1)
+        if not is_port(port):
+            return m.group(0)
+        cut = m.start(1) - m.start(0)
+        return m.group(0)[:cut] + self.token("PORT", port)
+
+    def _listen(self, m: re.Match[str]) -> str:
+        def one(d: re.Match[str]) -> str:
+            return self.token("PORT", d.group(0)) if is_port(d.group(0)) else d.group(0)
+
+        return m.group(1) + DIGITS.sub(one, m.group(2))
 
     def _hash(self, m: re.Match[str]) -> str:
         hexes = m.group(1)

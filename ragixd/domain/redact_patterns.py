@@ -127,7 +127,7 @@ _SEG = r"[\w.\-+@%=~$]"
 _WIN_REST = r"(?:[^\s\"'<>|*?]|[ \t](?=[^\s\"'<>|*?\\/]++[\\/]))*+"
 PATH_RE = re.compile(
     rf"(?<![A-Za-z0-9])[A-Za-z]:[\\/]{_WIN_REST}"
-    rf"|\\\\[\w.$\-]++\\{_WIN_REST}"
+    rf"|\\\\(?:[\w.$\-]++|{PH})\\{_WIN_REST}"
     r"|%\w++%\\[^\s\"'<>|*?]*+"
     rf"|(?<![\w.~/\\\]<>@$%+=\-])(?:\$\{{\w++\}})?{_SEG}*+(?:/++{_SEG}++)++/?")
 DOTFILE_RE = re.compile(rf"(?<![\w.\-/~\\\]])\.(?:{DOTFILES})(?:\.[\w\-]++)*+(?![\w\-])", re.IGNORECASE)
@@ -150,7 +150,7 @@ LABEL_PORT_RE = re.compile(
     rf":(\d{{2,5}}+){_PORT_END}")
 # "port" in English and the CJK scripts (端口 zh, ポート ja, 포트 ko).
 PORT_WORD_RE = re.compile(
-    r"(?i)(?:(?<![a-z0-9\]])ports?|端口|ポート|포트)(?:\s++number)?\s*+[:=]?\s*+"
+    r"(?i)(?:(?<![a-z0-9\]])ports?|端口|ポート|포트)(?:\s++number)?[\"']?\s*+[:=]?\s*+[\"']?"
     rf"(\d{{1,5}}+(?:\s*+(?:,|/|&|and|or)\s*+\d{{1,5}}+)*+)(?!{_W}|\.\d)")
 # Port flags of ssh, scp, mysql, redis-cli, docker… (-p 2222, -P 3306, -p 8080:80) and a bare
 # ":8443" standing alone; one digit after -p is more often a count than a port.
@@ -161,6 +161,31 @@ BARE_PORT_RE = re.compile(rf"(?:(?<![^\s(,=*])|(?<=\[::\])):(\d{{2,5}}+){_PORT_E
 FORWARD_RE = re.compile(r"(?<![\w\-])(-[LR]\s?+(?:(?:[\w.\-]++|\[[^\]\s]*+\]):)?)(\d{1,5}+)(?=:)")
 PORT_PROTO_RE = re.compile(
     r"(?i)(?<![\w.:/\-\]])\d{1,5}+(?:[:\-]\d{1,5}+)?/(?:tcp|udp|sctp)(?![a-z0-9])")
+# Ports named by a key: camelCase and libpq's (containerPort: 8080, "targetPort": 443,
+# PGPORT=5432; port=, DB_PORT= and --port are PORT_WORD_RE's); a server told to listen
+# (listen 80; listens on 8443, listen 443 ssl) or a Dockerfile's EXPOSE 8080 8443, when no
+# word follows the numbers (listening on 16 threads stays).
+PORT_KEY_RE = re.compile(
+    rf"(?:(?<=[a-z0-9])Ports?|(?<![\w\-])PGPORT)[\"']?\s*+[:=]\s*+[\"']?(\d{{1,5}}+)(?!{_W}|\.\d)")
+_NGINX_PARAMS = r"(?:ssl|http2|default_server|default|quic|reuseport|proxy_protocol|udp|deferred|bind)\b"
+LISTEN_RE = re.compile(
+    r"(?i)(?<![\w\-])((?:listen(?:s|ing|ed)?(?:\s++(?:on|at))?(?:\s++port)?|expose)\s++)"
+    rf"(\d{{2,5}}+(?:[ \t,]++\d{{2,5}}+)*+)(?![^\S\n]*+(?!{_NGINX_PARAMS})[^\W\d_]|{_W}|\.\d|:)")
+# A single-label host (db01, intranet) is told from a word only where a key names it: an
+# assignment (DB_HOST=db01, PGHOST=db01, host=db01, --host db01, dbHost: db01), a YAML or
+# JSON key host/hostname whose value ends the line or item, or ssh_config's HostName.
+HOST_KEY_RE = re.compile(
+    r"(?m)((?:--host(?:name)?(?:[ \t]++|=)|(?<![A-Za-z])(?:[A-Za-z0-9]++_)*+(?i:host(?:name)?)[ \t]*+=[ \t]*+"
+    r"|(?<![\w\-])PGHOST[ \t]*+=[ \t]*+|(?<=[a-z0-9])Host(?:[Nn]ame)?[\"']?[ \t]*+[:=][ \t]*+[\"']?"
+    r"|^[ \t]*+HostName[ \t]++)[\"']?)"
+    r"([A-Za-z][\w\-]*+(?:\.[\w\-]++)*+)(?![\w\-]|\.\w)"
+    r"|(?<![\w\-])([\"']?(?i:host(?:name)?)[\"']?[ \t]*+:[ \t]*+[\"']?)"
+    r"([A-Za-z][\w\-]*+(?:\.[\w\-]++)*+)(?=[\"']?[ \t]*+(?:$|[,;}\]#]))")
+HOST_VALUES_KEPT = frozenset("localhost null none true false nil undefined yes no".split())
+# A server's name in a UNC path (\\fs01\share): a host whatever it looks like. Escapes in
+# code (\\x41\\n) are not servers.
+UNC_HOST_RE = re.compile(r"(?<![\w\\:/])\\\\([A-Za-z0-9][\w.\-$]*+)(?=\\[\w$.])")
+UNC_ESCAPE = re.compile(r"[xuUN][0-9A-Fa-f]*+|\d++")
 DIGITS = re.compile(r"\d+")
 PORT_PREFIX = re.compile(r"\d{1,5}/+")
 SLASHES = re.compile(r"/+")

@@ -187,3 +187,68 @@ def test_s2_redacts_padded_base64_digests(text):
 ])
 def test_s2_keeps_hex_and_base64_look_alikes(text):
     assert s2(text) == text
+
+
+# -- 7. ports named by a key or a listen/EXPOSE directive ----------------------------------------
+
+@pytest.mark.parametrize("text, expected", [
+    ("PGPORT=5432", "PGPORT=[PORT]"),
+    ("httpPort: 8080", "httpPort: [PORT]"),
+    ('"targetPort": 443,', '"targetPort": [PORT],'),
+    ("containerPort: 8080\nnodePort: 30080", "containerPort: [PORT]\nnodePort: [PORT]"),
+    ("listen 80;", "listen [PORT];"),
+    ("listen 443 ssl http2;", "listen [PORT] ssl http2;"),
+    ("the API listens on 8443.", "the API listens on [PORT]."),
+    ("EXPOSE 8080 8443", "EXPOSE [PORT] [PORT]"),
+    ("listening at port 5000", "listening at port [PORT]"),
+])
+def test_s2_redacts_ports_named_by_a_key_or_a_directive(text, expected):
+    assert s2(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "import: 3", "report: 2024", "Report=2024", "support: 365 days", "Passport: 12345", "supportPort",
+    "listening on 16 threads", "exposes 3 methods", "listen to 45 songs", "listened at 10 am",
+    "on 8443 days", "transport=2", "EXPOSE the API", "listen 1.5 hours",
+])
+def test_s2_keeps_numbers_after_look_alike_keys_and_verbs(text):
+    assert s2(text) == text
+
+
+# -- 8. single-label hosts where a key names them; UNC servers -----------------------------------
+
+@pytest.mark.parametrize("text, expected", [
+    ("DB_HOST=db01", "DB_HOST=[HOST]"),
+    ("PGHOST=db01 psql", "PGHOST=[HOST] psql"),
+    ("--host intranet", "--host [HOST]"),
+    ("--hostname=cache-1", "--hostname=[HOST]"),
+    ("REDIS_HOSTNAME=cache-1", "REDIS_HOSTNAME=[HOST]"),
+    ("dbHost: db01", "dbHost: [HOST]"),
+    ("db:\n  host: db01\n  port: 5432", "db:\n  host: [HOST]\n  port: [PORT]"),
+    ('{"host": "intranet", "port": 5432}', '{"host": "[HOST]", "port": [PORT]}'),
+    ("Host *\n  HostName bastion\n", "Host *\n  HostName [HOST]\n"),
+    ("host=db01.acme:5432", "host=[HOST]:[PORT]"),
+    ("\\\\fs01\\hr\\salaries.xlsx", "\\\\[HOST]\\hr\\salaries.xlsx"),
+    ("\\\\fs01.acme.com\\share", "\\\\[HOST]\\share"),
+])
+def test_s2_redacts_single_label_hosts_named_by_a_key_and_unc_servers(text, expected):
+    assert s2(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "connect to db01 then intranet", "host=localhost", "ghost=spooky", "Host: the machine is down",
+    "hostname=${HOSTNAME}", "host: null", "the host: it failed, then", 'r"C:\\\\Users\\\\bob"',
+    "b'\\\\x41\\\\x42'", "print('\\\\n\\\\t')", "host=config.yaml", "hostname: 3.12.1",
+])
+def test_s2_keeps_single_labels_no_key_names_and_escapes(text):
+    assert s2(text) == text
+
+
+def test_s0_redacts_a_unc_path_whose_server_is_an_address():
+    assert s0("\\\\10.0.0.5\\finance\\payroll.xlsx") == "[PATH]"
+    assert s0("open \\\\[IP]\\finance\\q3.xlsx now") == "open [PATH] now"
+
+
+
+def test_a_quoted_port_key_is_a_port_key():
+    assert s2("\"port\": \"5432\", 'ports': 80") == "\"port\": \"[PORT]\", 'ports': [PORT]"
