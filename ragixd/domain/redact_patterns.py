@@ -175,7 +175,7 @@ LISTEN_RE = re.compile(
 # assignment (DB_HOST=db01, PGHOST=db01, host=db01, --host db01, dbHost: db01), a YAML or
 # JSON key host/hostname whose value ends the line or item, or ssh_config's HostName.
 HOST_KEY_RE = re.compile(
-    r"(?m)((?:--host(?:name)?(?:[ \t]++|=)|(?<![A-Za-z])(?:[A-Za-z0-9]++_)*+(?i:host(?:name)?)[ \t]*+=[ \t]*+"
+    r"(?m)((?:--host(?:name)?(?:[ \t]++|=)|(?<![\w\-])(?:[A-Za-z0-9]++_)*+(?i:host(?:name)?)[ \t]*+=[ \t]*+"
     r"|(?<![\w\-])PGHOST[ \t]*+=[ \t]*+|(?<=[a-z0-9])Host(?:[Nn]ame)?[\"']?[ \t]*+[:=][ \t]*+[\"']?"
     r"|^[ \t]*+HostName[ \t]++)[\"']?)"
     r"([A-Za-z][\w\-]*+(?:\.[\w\-]++)*+)(?![\w\-]|\.\w)"

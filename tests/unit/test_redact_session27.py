@@ -3,6 +3,8 @@ look-alikes that must survive (versions, dates, times, decimals, abbreviations, 
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from ragixd.domain.redact import redact_text
@@ -252,3 +254,17 @@ def test_s0_redacts_a_unc_path_whose_server_is_an_address():
 
 def test_a_quoted_port_key_is_a_port_key():
     assert s2("\"port\": \"5432\", 'ports': 80") == "\"port\": \"[PORT]\", 'ports': [PORT]"
+
+
+# -- the new passes stay linear -------------------------------------------------------------------
+
+@pytest.mark.parametrize("chunk", ["host_", "a。", "a[.]", "0x1.", "ab12", "Ab1/", "commit ", "listen 80 ",
+                                   "\\\\a", "服务器a.b", "xn--a.", "Port: 1 ", "_host"])
+def test_long_adversarial_text_for_the_new_passes_does_not_hang(chunk):
+    # A pass that retries inside a run is quadratic: 60,000 repeats take minutes, not seconds.
+    text = chunk * 60_000 + "=x"
+    box: list[str] = []
+    worker = threading.Thread(target=lambda: box.append(redact_text(text, "S0", ["x1"])), daemon=True)
+    worker.start()
+    worker.join(20)
+    assert box, f"redacting {chunk!r} * 60000 did not finish in 20 s"
