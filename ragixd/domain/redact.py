@@ -267,11 +267,17 @@ class Redactor:
 
     def _ipv4_aton(self, m: re.Match[str]) -> str:
         parts = m.group(1).split(".")
-        hexed = any(p[:2].lower() == "0x" for p in parts)
-        octal = len(parts) == 4 and any(len(p) >= 3 and p[0] == "0" for p in parts)
-        if not (hexed or octal) or inet_aton(m.group(1)) is None:
-            return m.group(0)
-        return self._ipv4(m)
+        if any(p[:2].lower() == "0x" for p in parts):  # 0x7f.0.0.1, 0xc0.0xa8.1
+            address = inet_aton(m.group(1)) is not None
+        elif len(parts) == 4 and any(len(p) > 1 and p[0] == "0" for p in parts):
+            # octal as inet_aton reads it (0300.0250.0.1), or decimals padded with zeros
+            # (192.168.001.010, 10.00.0.5) when the first part is not: 01.02.03.04 stays
+            octal = any(len(p) >= 3 and p[0] == "0" for p in parts) and inet_aton(m.group(1)) is not None
+            padded = parts[0][0] != "0" and all(p.isdigit() and int(p) <= 255 for p in parts)
+            address = octal or padded
+        else:
+            address = False
+        return self._ipv4(m) if address else m.group(0)
 
     def _unc_host(self, m: re.Match[str]) -> str:
         name = m.group(1)

@@ -142,7 +142,8 @@ USER_HOST_RE = re.compile(
 AFTER_HOST_RE = re.compile(
     rf"(\[(?:HOST|IP|EMAIL)(?:-\d+)?\](?::\[PORT(?:-\d+)?\])?(?::|/++))"
     rf"(?=[^\s\"'<>|*?\[:])((?:[^\s\"'<>|*?\[:]++|{PH})++)(?!:)")
-DOTTED_RE = re.compile(rf"(?<![\w.\-\]])([\w\-]++(?:\.[\w\-]++)++)(?::(\d{{1,5}}+){_PORT_END})?")
+# A token may follow the "*." of a wildcard name (*.acme.com), no other dot.
+DOTTED_RE = re.compile(rf"(?<![\w\-\]])(?<!(?<!\*)\.)([\w\-]++(?:\.[\w\-]++)++)(?::(\d{{1,5}}+){_PORT_END})?")
 # A dotted token's letters of CJK scripts at either end (the sentence it is written into).
 CJK_EDGES = re.compile(rf"([{CJK}]*+)(.*?)([{CJK}]*+)", re.S)
 LABEL_PORT_RE = re.compile(
@@ -172,12 +173,13 @@ LISTEN_RE = re.compile(
     r"(?i)(?<![\w\-])((?:listen(?:s|ing|ed)?(?:\s++(?:on|at))?(?:\s++port)?|expose)\s++)"
     rf"(\d{{2,5}}+(?:[ \t,]++\d{{2,5}}+)*+)(?![^\S\n]*+(?!{_NGINX_PARAMS})[^\W\d_]|{_W}|\.\d|:)")
 # A single-label host (db01, intranet) is told from a word only where a key names it: an
-# assignment (DB_HOST=db01, PGHOST=db01, host=db01, --host db01, dbHost: db01), a YAML or
-# JSON key host/hostname whose value ends the line or item, or ssh_config's HostName.
+# assignment (DB_HOST=db01, PGHOST=db01, host=db01, --host db01, dbHost: db01, and a
+# connection string's Server=db01 or Data Source=db01), a YAML or JSON key host/hostname
+# whose value ends the line or item, or ssh_config's HostName and ProxyJump.
 HOST_KEY_RE = re.compile(
     r"(?m)((?:--host(?:name)?(?:[ \t]++|=)|(?<![\w\-])(?:[A-Za-z0-9]++_)*+(?i:host(?:name)?)[ \t]*+=[ \t]*+"
-    r"|(?<![\w\-])PGHOST[ \t]*+=[ \t]*+|(?<=[a-z0-9])Host(?:[Nn]ame)?[\"']?[ \t]*+[:=][ \t]*+[\"']?"
-    r"|^[ \t]*+HostName[ \t]++)[\"']?)"
+    r"|(?<![\w\-])(?:PGHOST|(?i:server|data[ \t]source))[ \t]*+=[ \t]*+|(?<=[a-z0-9])Host(?:[Nn]ame)?[\"']?[ \t]*+[:=][ \t]*+[\"']?"
+    r"|^[ \t]*+(?:HostName|ProxyJump)[ \t]++)[\"']?)"
     r"([A-Za-z][\w\-]*+(?:\.[\w\-]++)*+)(?![\w\-]|\.\w)"
     r"|(?<![\w\-])([\"']?(?i:host(?:name)?)[\"']?[ \t]*+:[ \t]*+[\"']?)"
     r"([A-Za-z][\w\-]*+(?:\.[\w\-]++)*+)(?=[\"']?[ \t]*+(?:$|[,;}\]#]))")

@@ -268,3 +268,26 @@ def test_long_adversarial_text_for_the_new_passes_does_not_hang(chunk):
     worker.start()
     worker.join(20)
     assert box, f"redacting {chunk!r} * 60000 did not finish in 20 s"
+
+
+# -- 10. wildcard names, zero-padded IPv4, connection strings ---------------------
+
+@pytest.mark.parametrize("text, expected", [
+    ("cert for *.acme.com", "cert for *.[HOST]"),
+    ("192.168.001.010", "[IP]"),
+    ("10.00.0.5:22", "[IP]:[PORT]"),
+    ("192.168.01.08", "[IP]"),
+    ("Server=db01;Database=payroll;", "Server=[HOST];Database=payroll;"),
+    ("Data Source=db01\\SQLEXPRESS;", "Data Source=[HOST]\\SQLEXPRESS;"),
+    ("Host *\n  ProxyJump bastion\n", "Host *\n  ProxyJump [HOST]\n"),
+])
+def test_s2_redacts_wildcards_padded_addresses_and_connection_strings(text, expected):
+    assert s2(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "01.02.03.04", "file:/etc/x", "PATH=/usr/bin:/bin", "C:/Users", "Server: nginx", "a*.b",
+    "server=${DB}", "server=1", "12.05.2024",
+])
+def test_s2_keeps_look_alikes_of_wildcards_padded_addresses_and_key_values(text):
+    assert s2(text) == text
