@@ -21,22 +21,39 @@ Rules, chosen to generalise rather than to list cases:
   is numeric (3.11.7, 0.5), a file extension (item.py, archive.tar.gz), made only of single
   letters (e.g, i.e, U.S.A) or followed by "(" (os.path.join()) are never hosts, so code
   attribute chains such as ragixd.domain.item stay readable. A sentence's final period is
-  never part of a token. A single label (redis-master) is never a host, but a port after
-  it is redacted when the label is numbered or hyphenated, is localhost, or the port >= 1024.
+  never part of a token. Labels may be internationalised (bücher.de, and xn--… punycode
+  labels make a host whatever its alphabetic suffix); a wildcard's "*." may precede a name. Dots may be
+  written as look-alikes (。, [.], (.), {.}, [dot], (dot)). Letters of scripts written without
+  spaces (Han, kana, hangul) at a token's ends are the sentence's, not the host's
+  (服务器db01.acme.com已经). A single label (redis-master) is a host only where a key names it
+  (DB_HOST=db01, PGHOST=, host=, --host db01, dbHost:, Server=/Data Source= in a connection
+  string, a YAML/JSON host: whose value ends the line or item, ssh_config HostName/ProxyJump)
+  or as a UNC path's server (\\\\fs01\\share); otherwise only a port after it is redacted,
+  when the label is numbered or hyphenated, is localhost, or the port >= 1024.
 - *URLs* (scheme://…) always have their host and port redacted, whatever the host looks
   like; at S0 the user name becomes [USER] and everything after the authority [PATH].
 - *IPv4* is four dotted octets 0-255 without leading zeros, not part of a longer dotted
-  number (so 1.2.3.4.5 stays, but a four-part version 1.2.3.4 is read as an address).
+  number (so 1.2.3.4.5 stays, but a four-part version 1.2.3.4 is read as an address); also
+  the forms inet_aton reads when a part is hex (0x7f.0.0.1, 0xc0.0xa8.1) or four parts hold a
+  3-digit octal (0300.0250.0.1), and zero-padded decimals whose first part is not (10.00.0.5;
+  01.02.03.04 stays). A URL's host that is one number (http://3232235777/) is an [IP].
   *IPv6* candidates must hold a digit and parse with the ipaddress module (so 10:30:45 and
   C++'s std::vector stay).
 - A *hash* is a standalone hex string of exactly 32, 40, 64 or 128 characters (optionally
-  0x-prefixed), or any value prefixed with a hash algorithm name (sha256:…, md5=…).
+  0x-prefixed), or of 12 characters or more mixing digits and letters (not 0x-prefixed or
+  hyphen-joined under 32, so constants and UUIDs stay); 7 hex digits or more after a word that
+  names a git object (commit, revert, git checkout…); a padded base64 digest (22+"==",
+  27+"=", 43+"=", 86+"==" characters mixing case and digits); or any value prefixed with a
+  hash algorithm name (sha256:…, md5=…).
 - *Ports*: the number after a host, IP, bracketed IPv6 or placeholder (":8080"); the
   numbers after the word port/ports (port 5432, PORT=5432, ports 80, 443); N/tcp, N/udp
   (and 8080:80/tcp). After a path or file name only numbers >= 1024 count as ports; smaller
   ones are read as line numbers (item.py:42) and stay. Port flags (-p 2222, -P 3306, -p=6379,
   -p 8080:80; two digits at least, so "mkdir -p 3" stays), ssh forwards (-L 8080:host:80) and a
-  bare ":8443" after a space, "(", ",", "=", "*" or "[::]" (so 10:30 and x[:10] stay).
+  bare ":8443" after a space, "(", ",", "=", "*" or "[::]" (so 10:30 and x[:10] stay); a
+  quoted "port" key, camelCase keys (containerPort: 8080) and PGPORT; the numbers after
+  listen/listens on/EXPOSE when no word follows them (listen 443 ssl, but not "listening on
+  16 threads"); 端口/ポート/포트 as "port".
 - *user@host* with a one-label host (alice@localhost, deploy@db01): S2 redacts the host when
   it is localhost, numbered or hyphenated, or followed by ":" (scp); S0 makes any such form,
   and user@[IP], an [EMAIL] (so react@latest goes too; a@b and x@W, one letter, stay).
@@ -52,6 +69,8 @@ Rules, chosen to generalise rather than to list cases:
 - *Entities* (S0): every entity label of two characters or more is matched
   case-insensitively as a whole word, its words apart by any run of spaces, underscores, dots
   or hyphens (`carol_danvers_notes`), longest first, after every other rule.
+- *E-mail addresses* (S0) include quoted local parts ("john doe"@…), apostrophes (o'brien@…)
+  and internationalised domains (jöran@bücher.de); [IPv6:…] address literals are [IP] at S2.
 - *Compatibility forms* (S2, S0): a text that is not ASCII is read in NFKC first, so fullwidth
   hosts, addresses and at signs are redacted as the plain ones.
 
