@@ -21,22 +21,39 @@ Rules, chosen to generalise rather than to list cases:
   is numeric (3.11.7, 0.5), a file extension (item.py, archive.tar.gz), made only of single
   letters (e.g, i.e, U.S.A) or followed by "(" (os.path.join()) are never hosts, so code
   attribute chains such as ragixd.domain.item stay readable. A sentence's final period is
-  never part of a token. A single label (redis-master) is never a host, but a port after
-  it is redacted when the label is numbered or hyphenated, is localhost, or the port >= 1024.
+  never part of a token. Labels may be internationalised (bücher.de, and xn--… punycode
+  labels make a host whatever its alphabetic suffix); a wildcard's "*." may precede a name. Dots may be
+  written as look-alikes (。, [.], (.), {.}, [dot], (dot)). Letters of scripts written without
+  spaces (Han, kana, hangul) at a token's ends are the sentence's, not the host's
+  (服务器db01.acme.com已经). A single label (redis-master) is a host only where a key names it
+  (DB_HOST=db01, PGHOST=, host=, --host db01, dbHost:, Server=/Data Source= in a connection
+  string, a YAML/JSON host: whose value ends the line or item, ssh_config HostName/ProxyJump)
+  or as a UNC path's server (\\\\fs01\\share); otherwise only a port after it is redacted,
+  when the label is numbered or hyphenated, is localhost, or the port >= 1024.
 - *URLs* (scheme://…) always have their host and port redacted, whatever the host looks
   like; at S0 the user name becomes [USER] and everything after the authority [PATH].
 - *IPv4* is four dotted octets 0-255 without leading zeros, not part of a longer dotted
-  number (so 1.2.3.4.5 stays, but a four-part version 1.2.3.4 is read as an address).
+  number (so 1.2.3.4.5 stays, but a four-part version 1.2.3.4 is read as an address); also
+  the forms inet_aton reads when a part is hex (0x7f.0.0.1, 0xc0.0xa8.1) or four parts hold a
+  3-digit octal (0300.0250.0.1), and zero-padded decimals whose first part is not (10.00.0.5;
+  01.02.03.04 stays). A URL's host that is one number (http://3232235777/) is an [IP].
   *IPv6* candidates must hold a digit and parse with the ipaddress module (so 10:30:45 and
   C++'s std::vector stay).
 - A *hash* is a standalone hex string of exactly 32, 40, 64 or 128 characters (optionally
-  0x-prefixed), or any value prefixed with a hash algorithm name (sha256:…, md5=…).
+  0x-prefixed), or of 12 characters or more mixing digits and letters (not 0x-prefixed or
+  hyphen-joined under 32, so constants and UUIDs stay); 7 hex digits or more after a word that
+  names a git object (commit, revert, git checkout…); a padded base64 digest (22+"==",
+  27+"=", 43+"=", 86+"==" characters mixing case and digits); or any value prefixed with a
+  hash algorithm name (sha256:…, md5=…).
 - *Ports*: the number after a host, IP, bracketed IPv6 or placeholder (":8080"); the
   numbers after the word port/ports (port 5432, PORT=5432, ports 80, 443); N/tcp, N/udp
   (and 8080:80/tcp). After a path or file name only numbers >= 1024 count as ports; smaller
   ones are read as line numbers (item.py:42) and stay. Port flags (-p 2222, -P 3306, -p=6379,
   -p 8080:80; two digits at least, so "mkdir -p 3" stays), ssh forwards (-L 8080:host:80) and a
-  bare ":8443" after a space, "(", ",", "=", "*" or "[::]" (so 10:30 and x[:10] stay).
+  bare ":8443" after a space, "(", ",", "=", "*" or "[::]" (so 10:30 and x[:10] stay); a
+  quoted "port" key, camelCase keys (containerPort: 8080) and PGPORT; the numbers after
+  listen/listens on/EXPOSE when no word follows them (listen 443 ssl, but not "listening on
+  16 threads"); 端口/ポート/포트 as "port".
 - *user@host* with a one-label host (alice@localhost, deploy@db01): S2 redacts the host when
   it is localhost, numbered or hyphenated, or followed by ":" (scp); S0 makes any such form,
   and user@[IP], an [EMAIL] (so react@latest goes too; a@b and x@W, one letter, stay).
@@ -52,6 +69,8 @@ Rules, chosen to generalise rather than to list cases:
 - *Entities* (S0): every entity label of two characters or more is matched
   case-insensitively as a whole word, its words apart by any run of spaces, underscores, dots
   or hyphens (`carol_danvers_notes`), longest first, after every other rule.
+- *E-mail addresses* (S0) include quoted local parts ("john doe"@…), apostrophes (o'brien@…)
+  and internationalised domains (jöran@bücher.de); [IPv6:…] address literals are [IP] at S2.
 - *Compatibility forms* (S2, S0): a text that is not ASCII is read in NFKC first, so fullwidth
   hosts, addresses and at signs are redacted as the plain ones.
 
@@ -83,12 +102,13 @@ from ..errors import InvalidInput
 from .encoding import content_hash
 from .ids import is_item_id
 from .item import LINK_RELS, SOURCE_KINDS
-from .redact_tokens import (is_file_name, is_hostname, is_ip, is_port, looks_like_path,
+from .redact_tokens import (inet_aton, is_file_name, is_hostname, is_ip, is_port, looks_like_path,
                             split_hostport, strip_trailing)
 from .redact_patterns import (  # noqa: F401 (some are this module's API too)
     TIERS, KINDS, PH, PLACEHOLDER_RE, ID_FIELDS, KEPT_FIELDS, FILE_EXTS, DOTFILES, KEY_FILES,
     STRONG_SUFFIXES, WEAK_SUFFIXES, LABEL_RE, HAS_LETTER, URL_RE, EMAIL_RE, IPV6_RE, IPV4_RE,
-    HASH_RE, PATH_RE, DOTFILE_RE, KEY_FILE_RE, USER_HOST_RE, AFTER_HOST_RE, DOTTED_RE,
+    HASH_RE, PATH_RE, CJK_EDGES, PORT_KEY_RE, LISTEN_RE, HOST_KEY_RE, HOST_VALUES_KEPT, UNC_HOST_RE,
+    UNC_ESCAPE, SHORT_HEX_RE, GIT_REF_RE, B64_DIGEST_RE, IPV4_ATON_RE, LOOKALIKE_DOT_RE, LOOKALIKE_DOT_SEP, IPV4_FULL, DOTFILE_RE, KEY_FILE_RE, USER_HOST_RE, AFTER_HOST_RE, DOTTED_RE,
     LABEL_PORT_RE, PORT_WORD_RE, PORT_FLAG_RE, BARE_PORT_RE, FORWARD_RE, PORT_PROTO_RE,
     DIGITS, PORT_PREFIX, SLASHES, GENERATED_ID_RE, ID_IN_TEXT_RE,
 )
@@ -130,14 +150,20 @@ class Redactor:
         # IPv6 before e-mail (so ::1:0.0.0.0@x keeps its address whole), IPv4 after it (so
         # root@10.0.0.5 is one e-mail address).
         passes = [(ID_IN_TEXT_RE, self._id_in_text, ("MEM-",))] if self._ids else []
-        passes += [(URL_RE, self._url, ("://",)), (IPV6_RE, self._ipv6, ("[", ":"))]
+        passes += [(URL_RE, self._url, ("://",)),
+                   (LOOKALIKE_DOT_RE, self._lookalike_dots, ("。", ".]", ".)", ".}", "t]", "t)", "T]", "T)")),
+                   (IPV6_RE, self._ipv6, ("[", ":"))]
         passes += [(EMAIL_RE, self._email, ("@",))] if s0 else []
-        passes += [(IPV4_RE, self._ipv4, (".",)), (HASH_RE, self._hash, ())]
+        passes += [(IPV4_RE, self._ipv4, (".",)), (IPV4_ATON_RE, self._ipv4_aton, (".",)),
+                   (HASH_RE, self._hash, ()), (GIT_REF_RE, self._git_ref, ()),
+                   (SHORT_HEX_RE, self._short_hex, ()), (B64_DIGEST_RE, self._b64_digest, ("=",)),
+                   (UNC_HOST_RE, self._unc_host, ("\\\\",))]
         if s0:
             passes += [(PATH_RE, self._path, ("/", "\\")), (DOTFILE_RE, self._file, (".",)),
                        (KEY_FILE_RE, self._file, ("id_", "authorized_keys", "known_hosts"))]
         passes += [(USER_HOST_RE, self._user_host, ("@",)), (DOTTED_RE, self._dotted, (".",)),
-                   (LABEL_PORT_RE, self._label_port, (":",)), (PORT_WORD_RE, self._port_list, ()),
+                   (HOST_KEY_RE, self._host_key, ()), (PORT_KEY_RE, self._port_key, ("Port", "PGPORT")),
+                   (LISTEN_RE, self._listen, ()), (LABEL_PORT_RE, self._label_port, (":",)), (PORT_WORD_RE, self._port_list, ()),
                    (PORT_PROTO_RE, self._port_list, ("/",)), (PORT_FLAG_RE, self._port_flag, ("-p", "-P")),
                    (FORWARD_RE, self._forward, ("-L", "-R")), (BARE_PORT_RE, self._bare_port, (":",))]
         passes += [(AFTER_HOST_RE, self._after_host, ("[",))] if s0 else []
@@ -226,19 +252,31 @@ class Redactor:
         if not host or PLACEHOLDER_RE.fullmatch(host):
             return host
         bare = host[1:-1] if host.startswith("[") and host.endswith("]") else host
-        return self.token("IP", bare) if is_ip(bare) else self.token("HOST", host)
+        # http://3232235777/, http://0x7f.1/: an address in a form inet_aton reads
+        address = is_ip(bare) or (bare[:1].isdigit() and inet_aton(bare) is not None)
+        return self.token("IP", bare) if address else self.token("HOST", host)
 
     def _email(self, m: re.Match[str]) -> str:
         out = self.token("EMAIL", m.group(1))
         return out + ":" + self.token("PORT", m.group(2)) if m.group(2) else out
 
+    def _lookalike_dots(self, m: re.Match[str]) -> str:
+        dotted, port = LOOKALIKE_DOT_SEP.sub(".", m.group(1)), m.group(2)
+        after = "" if port is None else ":" + (self.token("PORT", port) if is_port(port) else port)
+        if IPV4_FULL.fullmatch(dotted):
+            return self.token("IP", dotted) + after
+        if is_hostname(dotted.split("."), port=port is not None and is_port(port)):
+            return self.token("HOST", dotted) + after
+        return m.group(0)
+
     def _ipv6(self, m: re.Match[str]) -> str:
-        address = m.group(1) or m.group(3)
+        address = m.group(1) or m.group(3) + (m.group(4) or "")
         if not any(ch.isdigit() for ch in address) or not is_ip(address) or ":" not in address:
             return m.group(0)
         out = self.token("IP", address)
-        if m.group(2):
-            out += ":" + (self.token("PORT", m.group(2)) if is_port(m.group(2)) else m.group(2))
+        port = m.group(2) or m.group(5)
+        if port:
+            out += ":" + (self.token("PORT", port) if is_port(port) else port)
         return out
 
     def _ipv4(self, m: re.Match[str]) -> str:
@@ -246,11 +284,70 @@ class Redactor:
         port = m.group(2)
         return out + ":" + (self.token("PORT", port) if is_port(port) else port) if port else out
 
+    def _ipv4_aton(self, m: re.Match[str]) -> str:
+        parts = m.group(1).split(".")
+        if any(p[:2].lower() == "0x" for p in parts):  # 0x7f.0.0.1, 0xc0.0xa8.1
+            address = inet_aton(m.group(1)) is not None
+        elif len(parts) == 4 and any(len(p) > 1 and p[0] == "0" for p in parts):
+            # octal as inet_aton reads it (0300.0250.0.1), or decimals padded with zeros
+            # (192.168.001.010, 10.00.0.5) when the first part is not: 01.02.03.04 stays
+            octal = any(len(p) >= 3 and p[0] == "0" for p in parts) and inet_aton(m.group(1)) is not None
+            padded = parts[0][0] != "0" and all(p.isdigit() and int(p) <= 255 for p in parts)
+            address = octal or padded
+        else:
+            address = False
+        return self._ipv4(m) if address else m.group(0)
+
+    def _unc_host(self, m: re.Match[str]) -> str:
+        name = m.group(1)
+        if len(name) < 2 or not HAS_LETTER.search(name) or UNC_ESCAPE.fullmatch(name):
+            return m.group(0)
+        return "\\\\" + self.token("HOST", name)
+
+    def _host_key(self, m: re.Match[str]) -> str:
+        key, host = (m.group(1), m.group(2)) if m.group(2) is not None else (m.group(3), m.group(4))
+        labels = host.split(".")
+        if host.lower() in HOST_VALUES_KEPT or (len(labels) > 1 and (
+                labels[-1].isdigit() or is_file_name(labels) or not all(labels))):
+            return m.group(0)
+        return key + self.token("HOST", host)
+
+    def _port_key(self, m: re.Match[str]) -> str:
+        port = m.group(1)
+        if not is_port(port):
+            return m.group(0)
+        cut = m.start(1) - m.start(0)
+        return m.group(0)[:cut] + self.token("PORT", port)
+
+    def _listen(self, m: re.Match[str]) -> str:
+        def one(d: re.Match[str]) -> str:
+            return self.token("PORT", d.group(0)) if is_port(d.group(0)) else d.group(0)
+
+        return m.group(1) + DIGITS.sub(one, m.group(2))
+
     def _hash(self, m: re.Match[str]) -> str:
         hexes = m.group(1)
-        if hexes is not None and len(hexes) not in (32, 40, 64, 128):
+        # A digest's usual lengths always; any other run of 32 hex digits or more (a digest
+        # cut or joined, a multihash, a hex-encoded key) when it mixes digits and letters.
+        if hexes is not None and len(hexes) not in (32, 40, 64, 128) and not _mixed_hex(hexes):
             return m.group(0)
         return self.token("HASH", m.group(0))
+
+    def _short_hex(self, m: re.Match[str]) -> str:
+        return self.token("HASH", m.group(1)) if _mixed_hex(m.group(1)) else m.group(0)
+
+    def _git_ref(self, m: re.Match[str]) -> str:
+        def one(ref: re.Match[str]) -> str:
+            name = ref.group(0)
+            return self.token("HASH", name) if any(c.isdigit() for c in name) else name
+
+        return m.group(1) + _HEX_RUN.sub(one, m.group(2))
+
+    def _b64_digest(self, m: re.Match[str]) -> str:
+        body = m.group(1)
+        mixed = (any(c.isdigit() or c in "+/" for c in body) and any(c.isupper() for c in body)
+                 and any(c.islower() for c in body))
+        return self.token("HASH", body) if mixed else m.group(0)
 
     def _path(self, m: re.Match[str]) -> str:
         path, trailing = strip_trailing(m.group(0))
@@ -275,18 +372,31 @@ class Redactor:
 
     def _dotted(self, m: re.Match[str]) -> str:
         token, port = m.group(1), m.group(2)
+        called = port is None and m.string.startswith("(", m.end())
+        # 服务器db01.acme.com已经宕机: CJK letters at either end are the sentence's, so the
+        # token without them is tried first (one written in CJK only, 例子.公司, is tried whole)
+        before, core, after = CJK_EDGES.fullmatch(token).groups()
+        if (before or after) and "." in core.strip("."):
+            inner = self._dotted_token(core, None if after else port, called)
+            if inner is not None:
+                return before + inner + after + ("" if port is None or not after else ":" + port)
+        out = self._dotted_token(token, port, called)
+        return m.group(0) if out is None else out
+
+    def _dotted_token(self, token: str, port: str | None, called: bool) -> str | None:
+        """A dotted token (and the port after it) redacted, or None when it is neither a host
+        nor (at S0) a file name."""
         core = token.strip("-")
         labels = core.split(".")
         if not all(labels):
-            return m.group(0)
+            return None
         lead = token[: len(token) - len(token.lstrip("-"))]
         tail = token[len(lead) + len(core):]
         after = "" if port is None else ":" + port
         if self.tier == "S0" and is_file_name(labels):
             return lead + self.token("FILE", core) + tail + after
-        called = port is None and m.string.startswith("(", m.end())
         if called or not is_hostname(labels, port=port is not None and is_port(port)):
-            return m.group(0)
+            return None
         if port is not None:
             after = ":" + self.token("PORT", port)
         return lead + self.token("HOST", core) + tail + after
@@ -346,6 +456,11 @@ class Redactor:
 
 
 _S2_ID_CHECK = Redactor("S2", ids=False)
+_HEX_RUN = re.compile(r"[0-9a-fA-F]+")
+
+
+def _mixed_hex(hexes: str) -> bool:
+    return any(c.isdigit() for c in hexes) and any(not c.isdigit() for c in hexes)
 
 
 def _entity_pattern(entities: Iterable[Any]) -> re.Pattern[str] | None:

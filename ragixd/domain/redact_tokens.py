@@ -11,8 +11,8 @@ from __future__ import annotations
 import ipaddress
 import re
 
-from .redact_patterns import (FILE_EXTS, LABEL_RE, PLACEHOLDER_RE, SLASHES, STRONG_SUFFIXES,
-                              WEAK_SUFFIXES)
+from .redact_patterns import (FILE_EXTS, IDN_SUFFIXES, LABEL_RE, PLACEHOLDER_RE, SLASHES,
+                              STRONG_SUFFIXES, WEAK_SUFFIXES)
 
 _HOME_RE = re.compile(r"~[\w.\-]*/|\$\{?[A-Za-z_]\w*\}?/")
 _TRAILING = ".,;:!?*'\""
@@ -30,11 +30,17 @@ def is_hostname(labels: list[str], port: bool = False) -> bool:
     """Whether dotted labels name a host by the rules in redact.py's docstring (`port`: one
     follows)."""
     suffix = labels[-1].lower()
-    if len(labels) < 2 or not suffix.isascii() or not suffix.isalpha() or suffix in FILE_EXTS:
+    if len(labels) < 2 or suffix in FILE_EXTS:
         return False
     if not all(LABEL_RE.fullmatch(label) for label in labels) or "_" in suffix:
         return False
     if all(len(label) == 1 for label in labels):
+        return False
+    # An IDN: a non-ASCII top-level domain, or a label in its ASCII (punycode) form, xn--….
+    if suffix in IDN_SUFFIXES or (any(label[:4].lower() == "xn--" for label in labels)
+                                  and (suffix.isascii() and suffix.isalpha() or suffix[:4] == "xn--")):
+        return True
+    if not suffix.isascii() or not suffix.isalpha():
         return False
     numbered = [any(ch.isdigit() for ch in label) or "-" in label for label in labels[:-1]]
     if port or suffix in STRONG_SUFFIXES:
@@ -64,6 +70,32 @@ def is_ip(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def inet_aton(text: str) -> int | None:
+    """The address inet_aton(3) reads in `text` (1 to 4 dotted parts, each decimal, 0-led
+    octal or 0x hex, the last filling the remaining bytes), or None."""
+    parts = text.split(".")
+    if not 1 <= len(parts) <= 4:
+        return None
+    values = []
+    for part in parts:
+        try:
+            if part[:2].lower() == "0x":
+                values.append(int(part[2:], 16))
+            elif len(part) > 1 and part[0] == "0":
+                values.append(int(part, 8))
+            else:
+                values.append(int(part, 10))
+        except ValueError:
+            return None
+    *head, last = values
+    if any(v > 255 for v in head) or last >= 1 << (8 * (4 - len(head))):
+        return None
+    address = 0
+    for v in head:
+        address = address << 8 | v
+    return address << (8 * (4 - len(head))) | last
 
 
 def split_hostport(hostport: str) -> tuple[str, str | None]:

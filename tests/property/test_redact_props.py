@@ -126,3 +126,30 @@ def test_each_shape_alone_in_prose_is_redacted_as_without_the_skips():
             text = f"Notes for the team: {shape} is what bob uses on Fridays"
             guarded, every = _both(tier, ["bob"])
             assert guarded.text(text) == every.text(text), (tier, shape)
+
+
+def _octal(address: str) -> str:
+    return ".".join(f"0{int(p):03o}" for p in address.split("."))
+
+
+def _hexed(address: str) -> str:
+    return ".".join(hex(int(p)) for p in address.split("."))
+
+
+def _three_part_hex(address: str) -> str:
+    a, b, c, d = map(int, address.split("."))
+    return f"{hex(a)}.{hex(b)}.{c << 8 | d}"
+
+
+IPV4_FORMS = [str, _octal, _hexed, _three_part_hex,
+              lambda a: a.replace(".", "。"), lambda a: a.replace(".", "[.]"),
+              lambda a: f"http://{int.from_bytes(bytes(map(int, a.split('.'))), 'big')}/x"]
+
+
+@given(ipv4, st.sampled_from(IPV4_FORMS), st.lists(st.sampled_from(BENIGN[:20]), max_size=6),
+       st.sampled_from(SAFE_SEPARATORS), st.integers(0, 6))
+def test_s2_removes_any_ipv4_in_any_accepted_written_form(address, form, words, sep, at):
+    written = form(address)
+    text = sep.join(words[:at] + [written] + words[at:])
+    out = redact_text(text, "S2")
+    assert "[IP" in out and written not in out, (written, out)
