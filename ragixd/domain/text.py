@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 
 
@@ -103,6 +104,7 @@ def fold(text: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
+@lru_cache(maxsize=65_536)  # a store names the same people and projects over and over
 def entity_key(name: str) -> str:
     """The key an entity is counted under: folded, runs of spaces as one ("Zoë  Martin" and
     "zoe martin" are one entity)."""
