@@ -10,11 +10,13 @@ import argparse
 import dataclasses
 import os
 import signal
+import stat
 import sys
 import time
 from pathlib import Path
 
 import apsw
+import zmq
 
 from . import __version__, config, logs, paths
 from .errors import ConfigError, RagixError
@@ -81,7 +83,38 @@ def _prepare_endpoint(endpoint: str, default: bool) -> LockFile | None:
     except OSError as e:
         raise ConfigError(f"endpoint {endpoint}: cannot use {sock_path.parent} for its socket: "
                           f"{e.strerror or e}", endpoint=endpoint) from None
-    return LockFile(sock_path.with_name(sock_path.name + ".lock"), f"endpoint {endpoint}").acquire()
+    lock = LockFile(sock_path.with_name(sock_path.name + ".lock"), f"endpoint {endpoint}").acquire()
+    try:
+        for path in (sock_path, _ipc_path(paths.pub_endpoint_for(endpoint))):
+            _refuse_non_socket(path, endpoint)
+    except ConfigError:
+        lock.release()
+        raise
+    return lock
+
+
+def _ipc_path(endpoint: str | None) -> Path | None:
+    return Path(endpoint[len("ipc://"):]) if endpoint and endpoint.startswith("ipc://") else None
+
+
+def _refuse_non_socket(path: Path | None, endpoint: str) -> None:
+    """Binding an ipc endpoint replaces whatever is at its path: a mistyped endpoint naming the
+    home's database (`ipc://…/ragix.db`) or any other file would delete it. Only a socket (one
+    a stopped daemon left) may be there."""
+    if path is None:
+        return
+    try:
+        mode = path.lstat().st_mode
+    except FileNotFoundError:
+        return
+    except OSError as e:
+        raise ConfigError(f"endpoint {endpoint}: cannot look at {path}: {e.strerror or e}",
+                          endpoint=endpoint) from None
+    if not stat.S_ISSOCK(mode):
+        what = "a directory" if stat.S_ISDIR(mode) else "a file that is not a socket"
+        raise ConfigError(f"endpoint {endpoint}: {path} is {what}; binding there would replace it, "
+                          "so the daemon does not start (choose a socket path of its own)",
+                          endpoint=endpoint, path=str(path))
 
 
 def run(settings: config.Settings, notifier: Notifier, flags: dict) -> None:
@@ -138,7 +171,11 @@ def run(settings: config.Settings, notifier: Notifier, flags: dict) -> None:
     signal.signal(signal.SIGHUP, on_hup)
     server.tick = tick
     try:
-        server.bind()
+        try:
+            server.bind()
+        except zmq.ZMQError as err:  # a port taken, a directory where the socket goes, …
+            raise ConfigError(f"cannot listen on {server.binding or settings.endpoint}: {err.strerror}",
+                              endpoint=server.binding or settings.endpoint) from None
         notifier.ready(f"serving {settings.endpoint}, head seq {store.head_seq}")
         log.info("daemon.ready", version=__version__, home=str(settings.home), head_seq=store.head_seq)
         server.serve_forever()

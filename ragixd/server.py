@@ -16,13 +16,15 @@ from contextlib import contextmanager
 from functools import cache
 from typing import Any, Callable, Iterator
 
+import apsw
 import msgpack
 import zmq
 
 from . import __version__, contract
 from .config import Settings
 from .domain.trust import Caller
-from .errors import (Busy, InvalidInput, ProtocolError, RagixError, Timeout, TooLarge, UnknownOp, shown)
+from .errors import (Busy, InvalidInput, ProtocolError, RagixError, StoreError, Timeout, TooLarge, UnknownOp,
+                     shown)
 from .logs import get
 from .ops import handlers, registry
 from .ops.catalog import ADMIN, BY_NAME, COMMAND
@@ -71,11 +73,15 @@ ANSWER_WAIT_S = 0.005
 # The largest answer sent, in multiples of max_message_bytes (the largest request): past it the
 # client gets too_large and asks for fewer items. Paged answers (export, tail) stop short of it
 # by themselves (ops.pages).
-ANSWER_LIMIT_FACTOR = 4
+ANSWER_LIMIT_FACTOR = 2
 # Answers held for one client that does not read them; past this they are dropped, as for a
 # client that is gone (ZeroMQ's default). A client that reads gets them: its own socket takes
-# 1000 more, so a group commit's burst of answers to a client pipelining a thousand writes
-# fits. 100k held, at up to a megabyte an answer, let one client grow the daemon by gigabytes.
+# 1000 more (ZeroMQ's default), so a group commit's burst of answers to a client pipelining a
+# thousand writes fits (a bound of 100 dropped the answers of committed writes to a client
+# pipelining 1,500). 100k held, at up to a megabyte an answer, let one client grow the daemon
+# by gigabytes. The bound is in answers, not bytes (ZeroMQ counts messages): a client asking
+# only for answers near the limit and never reading them can still make the daemon hold up to
+# 1,000 of them (a known limit, in the README).
 ANSWERS_HWM = 1000
 PUB_HWM = 10_000  # events held for each subscriber of the event stream
 # At a stop: how long answers are still sent and new requests refused, and the quiet spell
@@ -107,6 +113,8 @@ class Server:
                              after_answers=self._answers_sent)
         self._pub_ready = threading.Event()
         self.sockets: list[tuple[zmq.Socket, str]] = []  # (router, trust source)
+        self.binding: str | None = None  # the endpoint being bound (named if binding fails)
+        self.bound_files: dict[str, tuple[int, int]] = {}  # ipc socket path -> (device, inode)
         self.pull: zmq.Socket | None = None
         self.seq_waiter: SeqWaiter | None = None  # queries parked until their min_seq is applied
         self.monitors: list[zmq.Socket] = []
@@ -134,6 +142,7 @@ class Server:
                  tcp=self.settings.tcp_endpoint)
 
     def _router(self, endpoint: str, configure: Callable[[zmq.Socket], None] | None = None) -> zmq.Socket:
+        self.binding = endpoint
         sock = self.ctx.socket(zmq.ROUTER)
         sock.setsockopt(zmq.LINGER, 500)
         # Up to twice the limit is read and answered too_large; beyond, ZeroMQ drops the peer.
@@ -143,9 +152,20 @@ class Server:
         if configure:
             configure(sock)
         sock.bind(endpoint)
+        self._note_bound(endpoint)
         monitor = sock.get_monitor_socket(zmq.EVENT_ACCEPTED | zmq.EVENT_DISCONNECTED)
         self.monitors.append(monitor)
         return sock
+
+    def _note_bound(self, endpoint: str) -> None:
+        """Remember the socket file an ipc endpoint was bound to (its device and inode)."""
+        if endpoint.startswith("ipc://"):
+            path = endpoint[len("ipc://"):]
+            try:
+                found = os.lstat(path)
+            except OSError:
+                return
+            self.bound_files[path] = (found.st_dev, found.st_ino)
 
     def _open_pub(self) -> None:
         endpoint = self.settings.pub_endpoint
@@ -156,6 +176,7 @@ class Server:
             # back from the log (a gap in the seqs), so memory stays bounded per subscriber.
             self.pub.setsockopt(zmq.SNDHWM, PUB_HWM)
             self.pub.bind(endpoint)
+            self._note_bound(endpoint)
         self._pub_ready.set()
 
     def _close_pub(self) -> None:
@@ -199,7 +220,7 @@ class Server:
         client about to send is told at once that the daemon is not running, and one already
         connected has its requests refused busy until the sockets are quiet (a request left
         unread in a closing socket would cost its client the whole time-out)."""
-        _remove_ipc_files(self.settings.endpoint, self.settings.pub_endpoint)
+        _remove_ipc_files(self.bound_files)
         for filler in self.memory.backfillers:
             filler.stop()
         self.writer.stop()
@@ -374,8 +395,17 @@ class Server:
         return op not in ("search", "recall") or mode == "fts" or self.memory.cheap_query_embedding()
 
     def _to_readers(self, fn: Callable[..., None], route: list[bytes], *args: Any) -> None:
-        """Queue work for the readers under its client (socket and peer identity)."""
-        self.readers.submit((route[0], route[1]), fn, route, *args)
+        """Queue work for the readers under its client (socket and peer identity). The work
+        answers its request itself (args[0] is the request id); should it fail in a way it does
+        not answer, the request is answered `internal` here rather than left to time out."""
+        def guarded(*job: Any) -> None:
+            try:
+                fn(*job)
+            except Exception as err:  # noqa: BLE001 - answered and logged, the reader goes on
+                log.exception("server.reader_job_failed", job=fn.__name__)
+                self._reply(route, args[0] if args else None,
+                            error=RagixError(f"the request failed: {type(err).__name__}: {err}"))
+        self.readers.submit((route[0], route[1]), guarded, route, *args)
 
     def _command(self, route, req_id, op, args, caller) -> None:
         if caller.trust != "full":  # visibility checks need a read: do them on a reader
@@ -419,6 +449,8 @@ class Server:
         try:
             if not inline and self.stopping.is_set():  # queued before a stop: answered, not run
                 raise Busy("the daemon is shutting down; try again")
+            if op != "tail":  # the log itself is whole: only the tables built from it may not be
+                self.store.check_complete()
             min_seq = args.pop("min_seq", 0) or 0
             if min_seq > self.store.head_seq + MIN_SEQ_AHEAD:  # no write in sight will reach it
                 raise InvalidInput("min_seq", f"{min_seq} is far past the last event of the log "
@@ -515,8 +547,11 @@ class Server:
         return box
 
     def _rebuild(self) -> dict[str, Any]:
-        with self.gate.exclusive(), self._tracked("rebuild") as progress:
-            return self.memory.rebuild(progress)
+        try:
+            with self.gate.exclusive(), self._tracked("rebuild") as progress:
+                return self.memory.rebuild(progress)
+        finally:
+            self._positions_at = (-1, {})  # read again: a failed rebuild leaves fewer
 
     def _verify(self, route, req_id) -> None:
         try:
@@ -525,6 +560,9 @@ class Server:
             self._reply(route, req_id, report)
         except RagixError as err:
             self._reply(route, req_id, error=err)
+        except (OSError, apsw.Error) as err:  # its scratch database cannot be made, a read fails
+            log.warning("server.verify_failed", error=str(err))
+            self._reply(route, req_id, error=StoreError(f"verify could not run: {err}"))
 
     @contextmanager
     def _tracked(self, op: str) -> Iterator[Callable[[str, int, int], None]]:
@@ -560,8 +598,9 @@ class Server:
                 positions = self._positions()
             finally:
                 self.gate.release_shared()
+        incomplete = {"incomplete": self.store.incomplete} if self.store.incomplete else {}
         return {
-            **self._static_status(), "rebuilding": rebuilding,
+            **self._static_status(), "rebuilding": rebuilding, **incomplete,
             "uptime_s": round(time.time() - self.started, 3), "head_seq": self.store.head_seq,
             "projectors": positions, "queue_depth": self.writer.depth, "clients": self.clients,
             "served": {"loop": self.served_inline, "readers": self.readers.done,
@@ -635,15 +674,18 @@ def _route(index: int, frames: list[zmq.Frame]) -> tuple[list[bytes], list[zmq.F
     return [str(index).encode(), frames[0].bytes, *delimiter], body[len(delimiter):]
 
 
-def _remove_ipc_files(*endpoints: str | None) -> None:
+def _remove_ipc_files(bound: dict[str, tuple[int, int]]) -> None:
     """A stopped daemon leaves no socket file behind: a client finding none says at once that
-    the daemon is not running, where a stale one would make it wait for its time-out."""
-    for endpoint in endpoints:
-        if endpoint and endpoint.startswith("ipc://"):
-            try:
-                os.unlink(endpoint[len("ipc://"):])
-            except OSError:
-                pass
+    the daemon is not running, where a stale one would make it wait for its time-out. Only the
+    sockets it bound itself: a file put at one of those paths since (another daemon's socket,
+    after the runtime directory was wiped) is left alone."""
+    for path, identity in bound.items():
+        try:
+            found = os.lstat(path)
+            if (found.st_dev, found.st_ino) == identity:
+                os.unlink(path)
+        except OSError:
+            pass
 
 
 def _request_id(body: list[zmq.Frame]) -> str | int | None:

@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import os
 import sys
+import tempfile
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Iterator, Sequence
 
-from ragixd.errors import InvalidInput
+from ragixd.errors import InvalidInput, TooLarge
 
 from .client import Client
 from .ctl import _refuse_blank
@@ -16,6 +17,7 @@ from .inputs import read_file, read_stdin
 from .progress import Redraw
 
 BATCH = 500
+BATCH_BYTES = 1_000_000  # characters of JSON in one import request (the daemon takes 4 MiB)
 PROPOSE_BATCH = 100  # the most proposals one propose op takes (schemas/ops/propose.json)
 IMPORT_COUNTS = ("created", "exists", "conflict", "refused", "quarantined", "invalid")
 
@@ -87,22 +89,29 @@ def parse(c: Client, ns) -> tuple[Any, str]:
     return r, r["text"].removesuffix("\n")
 
 
-def _open_output(path: str | None) -> IO[str]:
-    """The file export writes to, opened before the daemon is asked for anything."""
+def _open_output(path: str | None) -> tuple[IO[str], tuple[str, Path] | None]:
+    """The file export writes to, opened before the daemon is asked for anything, and (its own
+    path, the path it takes once the export is complete). A file is written beside its final path and renamed
+    over it at the end: an export that fails halfway (no daemon, a daemon stopped) leaves the
+    file that was there, an earlier backup, as it was, never emptied or cut short."""
     if path in (None, "-"):
-        return sys.stdout
+        return sys.stdout, None
+    final = Path(path).expanduser()
     try:
+        if final.is_dir():
+            raise IsADirectoryError(21, "Is a directory")
         # A new file is the user's alone (0600), as the daemon's home is: it holds their memory.
-        fd = os.open(Path(path).expanduser(), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        return os.fdopen(fd, "w", encoding="utf-8")
+        fd, temp = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".partial", dir=final.parent)
+        return os.fdopen(fd, "w", encoding="utf-8"), (temp, final)
     except OSError as e:
         raise InvalidInput("--output", f"cannot write {path}: {e.strerror}") from None
 
 
 def export(c: Client, ns) -> tuple[Any, str]:
-    out = _open_output(ns.output)
+    out, paths = _open_output(ns.output)
     count, after = 0, 0
     drawn = Redraw() if out is not sys.stdout else None  # not between the lines on a terminal
+    complete = False
     try:
         while True:
             if drawn is not None:
@@ -114,11 +123,16 @@ def export(c: Client, ns) -> tuple[Any, str]:
             if page["next"] is None:
                 break
             after = page["next"]
+        complete = True
     finally:
         if drawn is not None:
             drawn.clear()
-        if out is not sys.stdout:
+        if paths is not None:
             out.close()
+            if complete:
+                os.replace(*paths)
+            else:
+                os.unlink(paths[0])
     result = {"exported": count, "tier": ns.tier, "output": ns.output or "-"}
     return result, (f"exported {count} items at {ns.tier} to {ns.output}" if out is not sys.stdout else None)
 
@@ -142,17 +156,16 @@ def import_(c: Client, ns) -> tuple[Any, str]:
     statuses: list[str] = []
     drawn = Redraw()  # a large export takes a while to import: where it is, on a terminal
     try:
-        for start in range(0, len(items), BATCH):
-            drawn.show(f"import: line {numbers[start]:,} of {numbers[-1]:,}")
-            r = c.call("import", {"lines": items[start:start + BATCH]})
-            _add_up(r, start, numbers, totals, details)
+        for chosen in _batches(items, range(len(items))):
+            drawn.show(f"import: line {numbers[chosen[0]]:,} of {numbers[-1]:,}")
+            r = _import_batch(c, [items[i] for i in chosen])
+            _add_up(r, chosen[0], numbers, totals, details)
             statuses += [d["status"] for d in r["lines"]]
         again = [i for i, (line, item) in enumerate(zip(lines, items))
                  if line is not item and statuses[i] in ("created", "exists")]
-        for start in range(0, len(again), BATCH):
-            chosen = again[start:start + BATCH]
+        for chosen in _batches(lines, again):
             drawn.show(f"import: links and marks, line {numbers[chosen[0]]:,} of {numbers[-1]:,}")
-            r = c.call("import", {"lines": [lines[i] for i in chosen]})
+            r = _import_batch(c, [lines[i] for i in chosen])
             details.extend({**d, "status": statuses[chosen[d["line"]]], "line": numbers[chosen[d["line"]]]}
                            for d in r["lines"] if d.get("notes"))
     finally:
@@ -161,6 +174,38 @@ def import_(c: Client, ns) -> tuple[Any, str]:
     text = ", ".join(f"{k} {v}" for k, v in totals.items())
     text += "".join(f"\n  line {d['line']}: {d['status']}: {_why(d)}" for d in details[:50])
     return {**totals, "problems": details}, text
+
+
+def _batches(lines: list[Any], indices: Sequence[int]) -> Iterator[list[int]]:
+    """The indices of `lines` in runs of at most BATCH lines and about BATCH_BYTES of JSON: an
+    export of large pointers (up to 100,000 characters each) would otherwise make requests over
+    the daemon's message limit. A line larger than that goes alone."""
+    run: list[int] = []
+    size = 0
+    for i in indices:
+        length = len(json.dumps(lines[i], ensure_ascii=False))
+        if run and (len(run) >= BATCH or size + length > BATCH_BYTES):
+            yield run
+            run, size = [], 0
+        run.append(i)
+        size += length
+    if run:
+        yield run
+
+
+def _import_batch(c: Client, batch: list[Any]) -> dict[str, Any]:
+    """One import request; a batch still over the daemon's limit (a lower max_message_bytes) is
+    sent in halves, and a single line over it is counted invalid, the rest of the file going on."""
+    try:
+        return c.call("import", {"lines": batch})
+    except TooLarge as err:
+        if len(batch) == 1:
+            counts = {**dict.fromkeys(IMPORT_COUNTS, 0), "invalid": 1}
+            return {**counts, "lines": [{"line": 0, "status": "invalid", "error": err.message}]}
+    half = len(batch) // 2
+    first, second = _import_batch(c, batch[:half]), _import_batch(c, batch[half:])
+    return {**{k: first[k] + second[k] for k in IMPORT_COUNTS},
+            "lines": first["lines"] + [{**d, "line": d["line"] + half} for d in second["lines"]]}
 
 
 _FOLLOW_UPS = ("links", "superseded_by", "archived")

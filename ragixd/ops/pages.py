@@ -14,7 +14,7 @@ from typing import Any, Callable, Mapping, Sequence, TypeVar
 
 T = TypeVar("T")
 
-DEFAULT_BUDGET = 2_000_000  # characters: 16 MB of answer, the default limit's
+DEFAULT_BUDGET = 1_000_000  # characters: 8 MB of answer, the default limit's
 ENTRY_OVERHEAD = 512  # characters counted for an entry's fields beside its text
 
 

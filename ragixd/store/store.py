@@ -71,6 +71,7 @@ class Store:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.synchronous = synchronous
         self.projections = Projections()
+        self.incomplete: str | None = None  # why the projections are not whole (rebuild), or None
         self._write_lock = threading.Lock()
         self._local = threading.local()
         self._readers: list[apsw.Connection] = []
@@ -101,6 +102,7 @@ class Store:
         command, so that one bad command cannot take the others down with it.
         """
         with self._write_lock:
+            self.check_complete()
             try:
                 out = self._group(commands, isolate=False)
             except _ApplyFailed:
@@ -234,15 +236,33 @@ class Store:
         return any(positions.get(name) != self._head.seq for name in names)
 
     def rebuild(self, progress: log.Progress | None = None) -> dict[str, Any]:
-        """Drop every projection and replay the whole log into fresh tables."""
+        """Drop every projection and replay the whole log into fresh tables.
+
+        A rebuild that fails after the drop (a full disk, a stop) leaves the tables partly
+        built: `incomplete` then says why, and no command is executed until a rebuild succeeds
+        (a write would record every projector at the head over half-built tables, and the next
+        start would take them for whole). The log itself is untouched, and a start with the
+        positions behind it completes the replay."""
         with self._write_lock, collector_paused():
             conn = self._writer
-            with conn:
-                drop_projections(conn)
-            migrations.migrate(conn)
-            replayed = replay(conn, conn, self.projections, progress=progress)
+            try:
+                with conn:
+                    drop_projections(conn)
+                migrations.migrate(conn)
+                replayed = replay(conn, conn, self.projections, progress=progress)
+            except BaseException as err:
+                self.incomplete = f"the last rebuild did not finish ({getattr(err, 'message', None) or err})"
+                raise
+            self.incomplete = None
             self._head = log.head(conn)
         return {"events": replayed, "seq": self._head.seq}
+
+    def check_complete(self) -> None:
+        """Raise StoreError while the projections are incomplete (see rebuild)."""
+        if self.incomplete is not None:
+            raise StoreError(f"the memory cannot be read or written: {self.incomplete}; the log is intact, "
+                             "and `ragixctl rebuild` (or a restart) builds the rest again once the cause "
+                             "is fixed", incomplete=self.incomplete)
 
     def verify(self, progress: log.Progress | None = None) -> dict[str, Any]:
         """Check the hash chain, the FTS index, and live projections against a fresh replay."""

@@ -14,7 +14,7 @@ import zmq
 
 from ragixd.errors import TooLarge
 
-CAP = 4096  # max_message_bytes: answers up to 4 x 4096 bytes, pages of 2048 characters
+CAP = 4096  # max_message_bytes: answers up to 2 x 4096 bytes, pages of 1024 characters
 
 
 @pytest.fixture
@@ -35,10 +35,10 @@ def test_an_answer_over_the_limit_is_too_large_with_the_request_id_and_the_daemo
     ids = _fill(c, 12, 2500)
     head = c.status()["head_seq"]
     with pytest.raises(TooLarge) as caught:
-        c.read(*ids)  # ~30 kB of items against a 16 kB answer limit
+        c.read(*ids)  # ~30 kB of items against an 8 kB answer limit
     assert "ask for fewer" in caught.value.message
-    assert caught.value.details["limit"] == 4 * CAP
-    assert len(c.read(*ids[:3])["items"]) == 3  # fewer at a time are answered
+    assert caught.value.details["limit"] == 2 * CAP
+    assert len(c.read(*ids[:2])["items"]) == 2  # fewer at a time are answered
     sock = zmq.Context.instance().socket(zmq.DEALER)
     sock.setsockopt(zmq.LINGER, 0)
     sock.connect(capped.endpoint)
