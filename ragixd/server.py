@@ -694,10 +694,11 @@ def _request_id(body: list[zmq.Frame]) -> str | int | None:
     the envelope's keys and its id are decoded: the rest (a too large request's text) is skipped."""
     if len(body) != 1:
         return None
-    unpacker = msgpack.Unpacker(raw=False, strict_map_key=False, max_buffer_size=max(len(body[0]), 1))
+    data = memoryview(body[0].bytes)
+    unpacker = msgpack.Unpacker(raw=False, strict_map_key=False, max_buffer_size=max(data.nbytes, 1))
     req_id = None
     try:
-        unpacker.feed(body[0].buffer)
+        unpacker.feed(data)
         for _ in range(min(unpacker.read_map_header(), 16)):
             if unpacker.unpack() == "id":
                 req_id = unpacker.unpack()

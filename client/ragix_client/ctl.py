@@ -218,8 +218,9 @@ READ_PAGE = 1000
 
 def cmd_read(c: Client, ns) -> tuple[Any, str]:
     items: list[dict[str, Any]] = []
-    for start in range(0, len(ns.ids), READ_PAGE):
-        page = ns.ids[start:start + READ_PAGE]
+    ids = list(dict.fromkeys(ns.ids))  # each item once, as the read op gives it
+    for start in range(0, len(ids), READ_PAGE):
+        page = ids[start:start + READ_PAGE]
         items += _awaiting(c, ns, lambda: c.read(*page, min_seq=ns.min_seq))["items"]
     r = {"items": items, "count": len(items)}
     missing = set(ns.ids) - {i["id"] for i in r["items"]}

@@ -8,6 +8,8 @@ import hashlib
 import threading
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ragixd.domain.item import validate_create
 from ragixd.domain.palace import validate_location
@@ -76,3 +78,31 @@ def test_an_item_with_malformed_side_fields_is_refused(extra, field):
 def test_well_formed_side_fields_pass():
     validate_create({"title": "x", "why_store": "because", "id": "MEM-0123456789abcdef",
                      "created_at": "2026-01-01T00:00:00Z"})
+
+
+# -- ragix's own ids in a note are not keys (durability review: 3 % of such notes refused) --
+
+def _pure(policy: Policy) -> Policy:
+    from ragixd.domain.policy.scan import RuleIndex
+    policy._index = RuleIndex(policy.rules, native=False)  # the pure-Python gates
+    return policy
+
+
+BOTH = (Policy(), _pure(Policy()))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(min_size=8, max_size=8), st.binary(min_size=8, max_size=8),
+       st.sampled_from(["see {a}", "UPDATED {a} v000031", "{a} supersedes {b}", "links: {a}, {b}",
+                        "event {b} changed {a}", "- [x] merged {a} into {b}"]))
+def test_notes_quoting_ragix_ids_are_accepted(a, b, shape):
+    text = shape.format(a="MEM-" + a.hex(), b=("EVT-" if "event" in shape else "MEM-") + b.hex())
+    for policy in BOTH:
+        assert policy.check_text(text).decision == "accept", text
+
+
+@pytest.mark.parametrize("text", ["api token MEM-aB3dE9fGh2Jk7LmN0pQr", "token: aB3dE9fGh2Jk7LmN0pQr9x",
+                                  "the key is MEM-" + "aB3dE9fGh2Jk7LmN0pQr9xZ"])
+def test_a_random_token_shaped_like_an_id_prefix_is_still_refused(text):
+    for policy in BOTH:
+        assert policy.check_text(text).decision == "reject", text
