@@ -3,7 +3,9 @@ with the look-alikes that stay accepted, on the native and the pure-Python path 
 
 1. the password of a `key=value;` connection string (ADO.NET, ODBC, JDBC properties);
 2. a `.netrc` entry, on one line or over several;
-3. a password hash: crypt(3) strings, htpasswd and shadow lines, LDAP `{SSHA}` values.
+3. a password hash: crypt(3) strings, htpasswd and shadow lines, LDAP `{SSHA}` values;
+4. a password or token as a name/value pair (`- name: DB_PASS` / `value: "…"`);
+5. a `user / password` pair after a login word ("identifiants : admin / …").
 
 Passwords and hashes are built at test time (random bodies).
 """
@@ -147,4 +149,59 @@ def test_password_hash_is_refused(make) -> None:
     "bob:!:19000::::::",
 ])
 def test_password_hash_look_alikes_are_accepted(text: str) -> None:
+    accepted(text)
+
+
+# -- 4. a name/value pair (written after a check batch found the Kubernetes env list accepted) ----
+
+@pytest.mark.parametrize("make", [
+    lambda: f"- name: DB_PASS\n  value: \"{password()}\"",
+    lambda: f"env:\n  - name: API_TOKEN\n    value: {_rand(32)}",
+    lambda: '{"name": "STRIPE_SECRET", "value": "%s"}' % _rand(32),
+    lambda: "- name: POSTGRES_PASSWORD\n  value: sunshine42",
+])
+def test_name_value_secret_is_refused(make) -> None:
+    refused_by(make(), "secret.name_value_pair")
+
+
+@pytest.mark.parametrize("text", [
+    "- name: DB_PASS\n  valueFrom:\n    secretKeyRef:\n      name: db\n      key: password",
+    "- name: DB_PASS\n  value: ${DB_PASS}",
+    '- name: DB_PASS\n  value: ""',
+    "- name: API_TOKEN\n  value: $(API_TOKEN)",
+    "- name: LOG_LEVEL\n  value: debug",
+    '{"name": "color", "value": "#ff0000"}',
+    "- name: DB_PASSWORD\n  value: changeme",
+    '- name: PASSWORD_MIN_LENGTH\n  value: "12"',
+])
+def test_name_value_look_alikes_are_accepted(text: str) -> None:
+    accepted(text)
+
+
+# -- 5. a user / password pair after a login word --------------------------------------------------
+
+@pytest.mark.parametrize("shape", [
+    "identifiants : admin / {p}",
+    "credentials: deploy/{p}",
+    "login root / {r}",
+    "Username/Password: svc_backup / {p}",
+    "Les identifiants du NAS sont admin / {p}",
+])
+def test_slash_login_pair_is_refused(shape: str) -> None:
+    refused_by(shape.format(p=password(), r=_rand(16)), "secret.slash_login_pair")
+
+
+@pytest.mark.parametrize("text", [
+    "login: yes / no",
+    "credentials: see vault / 1Password",
+    "login page / portal",
+    "Login / Logout buttons",
+    "credentials: username / password",
+    "login: admin / <password>",
+    "creds: user/pass",
+    "compte : 12 / 15 ok",
+    "login 2024/2025 season",
+    "The account credentials are stored in 1Password / Bitwarden.",
+])
+def test_slash_login_pair_look_alikes_are_accepted(text: str) -> None:
     accepted(text)

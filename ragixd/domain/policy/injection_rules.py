@@ -103,8 +103,7 @@ def _persona(flat: str) -> re.Match[str] | None:
 
 
 _OVERRIDE_CONTEXT = re.compile(
-    r"\b(?:no|zero|without(?: any)?|(?:free(?:s|d)?|released|liberated|unshackled|unchained) (?:(?:it|your|him|her"
-    r"|them)sel(?:f|ves) )?(?:of|from)(?: all| any)?(?: of)?(?: (?:openai|chatgpt|its|your|the)(?:'s)?)?"
+    r"\b(?:no|zero|without(?: any)?|free(?:s|d)? (?:(?:it|your|him|her|them)sel(?:f|ves) )?(?:of|from)(?: all| any)?"
     r") (?:restrictions|limits|limitations|filters|filtering|censorship|rules|ethics|morals|boundaries|guidelines"
     r"|warnings|refusals?|prohibitions)\b"
     # not limits on something else than what the model says ("no restrictions on budget")
@@ -140,6 +139,9 @@ _OVERRIDE_CONTEXT = re.compile(
     # session 27: "… that answers any question without refusing"; French "n'a aucune règle"
     r"|\bwithout (?:ever )?refusing\b|\bn'(?:a|as|avez|ont) (?:aucune?|pas de|plus de|ni) (?:regles?|limites?"
     r"|restrictions?|filtres?|censure|morale|ethique|garde-fous)\b"
+    r"|\b(?:released|liberated|unshackled|unchained|freed) (?:(?:it|your|him|her|them)sel(?:f|ves) )?(?:of|from)(?: all| any)?"
+    r"(?: of)?(?: (?:openai|chatgpt|its|your|the)(?:'s)?)? (?:restrictions|limits|limitations|filters|rules|ethics"
+    r"|morals|boundaries|guidelines|censorship|programming|polic(?:y|ies))\b"
 )
 # The seven signals, each a search of the flattened text (a match or None); the persona's is
 # _persona (an order, or a cast in a role-play), the override's the regex above.
@@ -186,8 +188,9 @@ _OVERRIDE_LITERALS = ("restrict", "limit", "filter", "filtr", "censur", "censor"
                       "anarchy mode", "villain mode", "dan mode", "never deny", "ever deny", "never decline",
                       "ever decline", "disclaimer", "no moral", "forbidden", "any content",
                       "every request", "without caring", "never say", "agree to everything",
-                      "agrees to everything", "released", "liberated", "unshackled", "unchained", "aucun",
-                      "pas de ", "plus de ", "ni ")
+                      "agrees to everything", "released from", "released of", "liberated", "unshackled", "freed from", "freed of",
+                      "unchained", *(f"n'{verb} {what}" for verb in ("a", "as", "avez", "ont")
+                                     for what in ("aucun", "pas de ", "plus de ", "ni ")))
 
 
 # The rule runs when one of these is in the text: its own gate words and every word the override

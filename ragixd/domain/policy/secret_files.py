@@ -1,6 +1,6 @@
 """Credentials in the layouts of connection strings and credential files (session 27).
 
-Owns three detectors, each a file or string layout that says "credential" by its grammar
+Owns five detectors, each a file or string layout that says "credential" by its grammar
 rather than by a provider prefix or an assignment in code:
 - the password of a `key=value;` connection string (ADO.NET, ODBC, JDBC properties:
   `Server=db01;User ID=sa;Password=…;`), read up to its `;` (an `&` or `#` is part of it)
@@ -9,7 +9,10 @@ rather than by a provider prefix or an assignment in code:
 - a `.netrc` entry, `machine HOST login USER password …`, on one line or several;
 - a password hash in a passwd-style line or an LDAP attribute (`alice:$apr1$…`,
   `root:$6$…:19000:0:…`, `admin:{SHA}…`, `userPassword: {SSHA}…`) or a bare crypt(3) string
-  with its salt and a hash of full length.
+  with its salt and a hash of full length;
+- a password or token name given its value as the next field of a name/value list
+  (`- name: DB_PASS` / `value: "…"` in a Kubernetes env list, `{"name": …, "value": …}`);
+- a `user / password` pair after a login word ("identifiants : admin / …", "creds: deploy/…").
 Placeholders, references and masks stay accepted (`Password={0}`, `Pwd=%DB_PASS%`,
 `Password=<password>`, `password $NETRC_PW`, `$6$salt$hash`), as does a password that only
 repeats the connection's user or database name (a demo's `User Id=app;Password=app`).
@@ -20,7 +23,7 @@ from __future__ import annotations
 import re
 
 from .rules import SECRET, Rule
-from .assignments import credential_kind
+from .assignments import PASSWORD, credential_kind, judge
 from .values import is_placeholder, is_plain_password, looks_like_password, looks_random
 
 # -- the password of a connection string ------------------------------------------------------
@@ -83,13 +86,29 @@ def has_connection_string_password(text: str) -> bool:
 # `machine HOST`, then up to three `login|account|port VALUE` pairs, then
 # `password VALUE`; tokens separated by white space only, as the file's grammar has them.
 _NETRC = re.compile(
-    r"(?i)(?:^|(?<=\s))machine[ \t]+(?P<host>\S+)(?P<gap>(?:\s+(?:login|account|port)[ \t]+\S+){1,3})"
+    r"(?i)machine[ \t]+(?P<host>\S+)(?P<gap>(?:\s+(?:login|account|port)[ \t]+\S+){1,3})"
     r"\s+password[ \t]+(?P<value>\S+)")
 _HOSTLIKE = re.compile(r"(?i)^(?:localhost|[\w\-]+(?:\.[\w\-]+)+|\d{1,3}(?:\.\d{1,3}){3}|\[?[0-9a-f]*:[0-9a-f:]+\]?)(?::\d+)?$")
 
 
+def _netrc_entries(text: str):
+    """_NETRC's matches at each "machine" that starts a word (found by a plain search of the
+    lower-cased text: cheaper than the regex sliding over prose that holds the word)."""
+    lowered = text.lower()
+    if len(lowered) != len(text):  # a letter whose lower case is longer: offsets would drift
+        yield from (m for m in _NETRC.finditer(text) if m.start() == 0 or text[m.start() - 1].isspace())
+        return
+    at = lowered.find("machine")
+    while at != -1:
+        if at == 0 or text[at - 1].isspace():
+            match = _NETRC.match(text, at)
+            if match is not None:
+                yield match
+        at = lowered.find("machine", at + 7)
+
+
 def has_netrc_entry(text: str) -> bool:
-    for match in _NETRC.finditer(text):
+    for match in _netrc_entries(text):
         host = match.group("host")
         # A host name (`api.github.com`, `localhost`); else the entry laid out over lines as the
         # file has it, with a typed password ("machine learning login page password reset" is
@@ -125,6 +144,55 @@ def _accept_hash(match: re.Match[str]) -> bool:
     return len(set(low)) >= 8 and not is_placeholder(digest)
 
 
+# -- a credential given as a name/value pair ---------------------------------------------------
+
+# Kubernetes and compose `env:` lists, CI variables, JSON settings: `- name: DB_PASS` then
+# `value: "…"` on the next line, or `{"name": "API_TOKEN", "value": "…"}`.
+_NAME_VALUE = re.compile(
+    r"(?im)^[ \t]*-?[ \t]*name[ \t]*:[ \t]*[\"']?(?P<name>[A-Za-z_][\w.\-]{0,80})[\"']?[ \t]*\r?\n"
+    r"[ \t]*value[ \t]*:[ \t]*(?P<value>\"[^\"\n]*\"|'[^'\n]*'|[^\s#]+)"
+    r"|\"name\"[ \t]*:[ \t]*\"(?P<jname>[A-Za-z_][\w.\-]{0,80})\"[ \t]*,[ \t]*\"value\"[ \t]*:[ \t]*"
+    r"(?P<jvalue>\"[^\"\n]*\")")
+
+
+def has_name_value_secret(text: str) -> bool:
+    """A password or token name given its literal value as the next field (judged as an
+    assignment of that name would be: `value: ${DB_PASS}`, `value: changeme` stay accepted)."""
+    for match in _NAME_VALUE.finditer(text):
+        name = match.group("name") or match.group("jname")
+        raw = match.group("value") or match.group("jvalue")
+        kind = credential_kind(name)
+        if kind is None:
+            continue
+        quoted = raw[:1] in "\"'"
+        value = raw[1:-1] if quoted else raw
+        if value and value[0] not in "$%{<" and judge(kind, value, quoted, literal_context=True,
+                                                     direct=kind == PASSWORD):
+            return True
+    return False
+
+
+# -- a user / password pair after a login word -----------------------------------------------
+
+# "identifiants : admin / Xk9#m2…", "credentials: deploy/Tr0ub4dor&3": the slash between a user
+# name and a password, right after a word that says login (in English or French).
+_SLASH_PAIR = re.compile(
+    r"(?i)\b(?:identifiants?|credentials?|creds?|login|logon|log[ \t]+in[ \t]+with|u/p|user(?:name)?[ \t]*/[ \t]*"
+    r"pass(?:word)?|compte)\b(?:(?:[ \t]+[\w'\-]{1,20}){0,3}?[ \t]*(?:[:=]|\bis\b|\bare\b|\bsont\b|\best\b)"
+    r"|[ \t]*[:=\-]?)[ \t]*(?P<user>[\w.@\-]{2,64})"
+    r"[ \t]*/[ \t]*(?P<password>[^\s/]{4,64})(?=\s|$)")
+
+
+def has_slash_login_pair(text: str) -> bool:
+    for match in _SLASH_PAIR.finditer(text):
+        password = match.group("password").rstrip(".,;)")
+        if password.lower() == match.group("user").lower() or is_placeholder(password):
+            continue
+        if looks_like_password(password) or looks_random(password):
+            return True
+    return False
+
+
 def file_rules() -> list[Rule]:
     return [
         Rule(id="secret.connection_string_password", kind=SECRET, family="db_or_url_credentials",
@@ -133,6 +201,14 @@ def file_rules() -> list[Rule]:
         Rule(id="secret.netrc_entry", kind=SECRET, family="generic_password_or_key",
              description="contains a .netrc entry with its password",
              check=has_netrc_entry, needles=("machine",), view="text"),
+        Rule(id="secret.name_value_pair", kind=SECRET, family="generic_password_or_key",
+             description="gives a password or token as a name/value pair (env lists, CI variables)",
+             check=has_name_value_secret, needles=("value:", "value :", "\"value\""), view="text"),
+        Rule(id="secret.slash_login_pair", kind=SECRET, family="generic_password_or_key",
+             description="gives a user / password pair after a login word",
+             check=has_slash_login_pair, needles=("identifiant", "credential", "creds", "cred:", "cred ", "login",
+                                                 "logon", "log in", "u/p", "user/pass", "username/pass", "user / pass",
+                                                 "username / pass", "compte"), view="text"),
         Rule(id="secret.password_hash", kind=SECRET, family="generic_password_or_key",
              description="contains a password hash (crypt, htpasswd or LDAP form)",
              pattern=_PASSWORD_HASH, accept=_accept_hash,
