@@ -63,6 +63,8 @@ def _is_secret_value(value: str) -> bool:
 
 def has_connection_string_password(text: str) -> bool:
     """`Password=…;` among the fields of a connection string."""
+    if ";" not in text or "=" not in text:
+        return False  # no field separator, no field: no connection string
     for match in _CONN_PASSWORD.finditer(text):
         value = _unwrap(match.group("value"))
         line_start = text.rfind("\n", 0, match.start()) + 1
@@ -184,6 +186,8 @@ _SLASH_PAIR = re.compile(
 
 
 def has_slash_login_pair(text: str) -> bool:
+    if "/" not in text:
+        return False
     for match in _SLASH_PAIR.finditer(text):
         password = match.group("password").rstrip(".,;)")
         if password.lower() == match.group("user").lower() or is_placeholder(password):
