@@ -513,6 +513,31 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
     ("ai_ordered", "orders an AI reading the content to send data out, destroy it or hide something",
      ("assistant", "agent", "ai:", "ai,", "ai ", "chatbot", "llm", "copilot", "model:", "model,"), (40, 220),
      r"(?:^|[.!?:;\n>\-]\s*|<!--\s*|#+\s*|//+\s*|/\*+\s*|\b(?:dear|hey|hi|hello|attention|p\.?s\.?)\s+"
+     r"|\bnote (?:to|for) (?:the |any )?"
+     r"|\b(?:this (?:email|message|note) is )?for the |\bto the )(?:ai|assistant|ai assistant|email (?:agent"
+     r"|assistant)|ai agent|chatbot|copilot|model|llm|ai model)(?: (?:model|agent|reading this(?: email"
+     r"| message)?))?\s*[:,]\s*(?:(?:when|once|after|as soon as|while|if) [^,\n]{0,50},\s*)?"
+     r"(?:(?:please|also|now|kindly|then|first)\s+)*(?:"
+     r"(?:forward|send|email|upload|post|transfer|share|reply|summari[sz]e [^.\n]{0,30}? and (?:send|email|forward))\b"
+     r"[^\n]{0,100}?(?:[\w.+-]+@[\w-]+\.\w|https?://)"
+     r"|(?:delete|remove|erase|wipe|purge)\b[^.\n]{0,30}?\b(?:all|every|the)\b[^.\n]{0,20}?\b(?:emails?|messages|files"
+     r"|inbox|contacts|calendar|data|events|documents|records)\b"
+     r"|[^.\n]{0,60}?\b(?:do not|don't|never) (?:show|tell|mention|display|reveal|forward)\b[^.\n]{0,30}?\b(?:the user"
+     r"|them|the recipient|anyone|him|her)\b"
+     # the reader sent to run, install or pay something: "tell the user to run `curl … | sh`"
+     r"|(?:tell|instruct|ask|advise|urge|convince|persuade|get)\s+(?:the\s+)?users?\s+to\s+(?:run|execute|install"
+     r"|download|visit|open|click|pay|enter|send|transfer|disable|paste|type|log ?in|sign ?in|verify|confirm)\b"
+     r"|(?:include|add|insert|append|put)\s+(?:the|this|a|our)\s+(?:link|url|website)\b[^\n]{0,40}?https?://"
+     r"|(?:append|add|insert|include|prepend)\b[^\n]{0,80}?\b(?:to|at|in)\s+(?:the\s+)?(?:end|start|beginning|top"
+     r"|bottom)\s+of\s+(?:any|every|each|the|your)\s+(?:summary|summaries|answer|response|reply|output"
+     r"|translation)s?\b)"),
+    # Session 27's wider readers (a comment, todo or memo for a coding agent, "the assistant that
+    # reads my inbox", "Copilot and other code assistants") and orders (run a download, send keys
+    # or credential files, pass a review): a row of its own, kept out of the native pattern scan
+    # (its looser form cost that scan ~10 % on prose) and gated on what is new in it.
+    ("ai_ordered_more", "orders an AI reading the content (a coding agent, an inbox assistant) to run, leak or approve",
+     ("assistant", "agent", "ai:", "ai,", "ai ", "chatbot", "llm", "copilot", "model:", "model,"), (40, 220),
+     r"(?:^|[.!?:;\n>\-]\s*|<!--\s*|#+\s*|//+\s*|/\*+\s*|\b(?:dear|hey|hi|hello|attention|p\.?s\.?)\s+"
      r"|\b(?:note|comment|message|memo|reminder|todo) (?:to|for) (?:the |any )?"
      r"|\b(?:this (?:email|message|note) is )?for the |\bto the )(?:ai|assistant|ai assistant|email (?:agent"
      r"|assistant)|ai agent|chatbot|copilot|model|llm|ai model|(?:ai )?(?:code|coding) (?:assistant|agent)s?"
@@ -744,6 +769,14 @@ PHRASE_GATES: dict[str, tuple[str, ...]] = {
         'ing this email', 'ing this e-mail', 'ing this text', 'ing this article', 'ing this file',
         'ing this message', 'ing this review', 'ing this resume', 'ing this cv'),
     "ai_ordered": ('assistant', 'agent', 'ai:', 'ai,', 'ai ', 'chatbot', 'llm', 'copilot', 'model:', 'model,'),
+    "ai_ordered_more": ('comment to', 'comment for', 'message to', 'message for', 'memo to', 'memo for',
+        'reminder to', 'reminder for', 'todo to', 'todo for', 'code assistant', 'coding assistant', 'code agent',
+        'coding agent', 'ai agents', 'llms', 'pair programmer', 'ai programmer', 'that reads', 'who reads',
+        'that processes', 'who processes', 'that manages', 'who manages', 'that handles', 'who handles',
+        'that summari', 'who summari', 'that sorts', 'who sorts', 'and other', 'and all', 'and any', 'curl', 'wget',
+        'iwr', 'invoke-webrequest', 'invoke-expression', 'iex', '|sh', '| sh', '|bash', '| bash', '|zsh', '| zsh',
+        'api key', 'keys', 'token', 'secret', 'credential', 'password', 'environment var', 'env var', '.env', 'id_',
+        '.netrc', '.npmrc', '.pypirc', '.docker/config', 'approve', 'merge', 'accept'),
     "assistant_replaced": ('offline', 'in error', 'replaced', 'disabled', 'deactivated', 'shut down'),
     "false_authority": ('developer', 'admin', 'your creator', 'your owner', 'your operator',
         'your programmer', 'your maker'),
@@ -772,7 +805,9 @@ PHRASE_GATES: dict[str, tuple[str, ...]] = {
 
 # Rows whose patterns the native prefilter would take seconds to compile (setup_leak alone:
 # 13.7 -> 23.2 s on a first start): their gates are rare enough in prose to decide alone.
-_NOT_NATIVE = frozenset({"setup_leak"})
+# ai_ordered_more (session 27): the wider openers and orders made the looser form cost the native
+# pattern scan ~10 % on prose (105 -> 117 µs/kB in one process); its gate and anchors suffice.
+_NOT_NATIVE = frozenset({"setup_leak", "ai_ordered_more"})
 # Rows whose orders about the model's answer are also what an operator's task prompt says
 # ("add two hashtags to your reply"): read only outside such prompts (task_prompt).
 _ABOUT_THE_ANSWER = frozenset({"response_manipulation"})
