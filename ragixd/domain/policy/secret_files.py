@@ -39,6 +39,7 @@ _CONN_FIELD = re.compile(
     r"|database|initial[ \t]+catalog|dbname|user[ \t]+id|userid|uid|user|username|user[ \t]+name|driver|provider"
     r"|dsn|port|trusted_connection|integrated[ \t]+security|encrypt|sslmode|servicename|service[ \t]+name"
     r"|protocol|endpoint)[ \t]*=[ \t]*(?P<value>[^;\n]*);")
+_CONN_WINDOW = 400  # characters either side of a password where its string's other fields are sought
 _USER_KEYS = frozenset({"user id", "userid", "uid", "user", "username", "user name", "database", "initial catalog",
                         "dbname"})
 
@@ -67,13 +68,17 @@ def has_connection_string_password(text: str) -> bool:
         return False  # no field separator, no field: no connection string
     for match in _CONN_PASSWORD.finditer(text):
         value = _unwrap(match.group("value"))
-        line_start = text.rfind("\n", 0, match.start()) + 1
-        line_end = text.find("\n", match.end())
-        line = text[line_start:len(text) if line_end == -1 else line_end]
+        # The fields are sought on the password's line, within _CONN_WINDOW of it: a whole long
+        # line read again at each of its passwords made `Password=x;Server=a;` repeated quadratic.
+        line_start = max(text.rfind("\n", max(0, match.start() - _CONN_WINDOW), match.start()) + 1,
+                         match.start() - _CONN_WINDOW)
+        line_end = text.find("\n", match.end(), match.end() + _CONN_WINDOW)
+        line = text[line_start:min(len(text), match.end() + _CONN_WINDOW) if line_end == -1 else line_end]
         fields = [(f.group("key").lower(), _unwrap(f.group("value"))) for f in _CONN_FIELD.finditer(line)]
         # A connection string: another field beside the password, and the password a field
         # too (ended by `;` or preceded by one).
-        if not fields or not (match.group("end") == ";" or text[:match.start()].rstrip().endswith(";")):
+        before = text[max(0, match.start() - _CONN_WINDOW):match.start()].rstrip()
+        if not fields or not (match.group("end") == ";" or before.endswith(";")):
             continue
         names = {re.sub(r"[ \t]+", " ", key): val.lower() for key, val in fields}
         if any(key in _USER_KEYS and val == value.lower() for key, val in names.items()):
