@@ -174,6 +174,7 @@ def run(settings: config.Settings, notifier: Notifier, flags: dict) -> None:
         try:
             server.bind()
         except zmq.ZMQError as err:  # a port taken, a directory where the socket goes, …
+            server.remove_socket_files()  # what was bound before the failure
             raise ConfigError(f"cannot listen on {server.binding or settings.endpoint}: {err.strerror}",
                               endpoint=server.binding or settings.endpoint) from None
         notifier.ready(f"serving {settings.endpoint}, head seq {store.head_seq}")

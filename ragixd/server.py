@@ -112,6 +112,7 @@ class Server:
                              on_start=self._open_pub, on_exit=self._close_pub,
                              after_answers=self._answers_sent)
         self._pub_ready = threading.Event()
+        self._pub_error: tuple[str, zmq.ZMQError] | None = None
         self.sockets: list[tuple[zmq.Socket, str]] = []  # (router, trust source)
         self.binding: str | None = None  # the endpoint being bound (named if binding fails)
         self.bound_files: dict[str, tuple[int, int]] = {}  # ipc socket path -> (device, inode)
@@ -137,6 +138,10 @@ class Server:
         self.writer.start()
         self.seq_waiter = SeqWaiter(self.memory.applied_seq, self._wait_step, self._unpark, self._expire)
         self._pub_ready.wait(10)
+        if self._pub_error is not None:  # the event stream could not be bound: no start
+            self.binding, err = self._pub_error
+            self.writer.stop()
+            raise err
         self.memory.start_backfill(self.submit_and_wait)
         log.info("server.listening", endpoint=self.settings.endpoint, pub=self.settings.pub_endpoint,
                  tcp=self.settings.tcp_endpoint)
@@ -157,6 +162,10 @@ class Server:
         self.monitors.append(monitor)
         return sock
 
+    def remove_socket_files(self) -> None:
+        """Remove the ipc socket files this daemon bound (a start that fails half bound too)."""
+        _remove_ipc_files(self.bound_files)
+
     def _note_bound(self, endpoint: str) -> None:
         """Remember the socket file an ipc endpoint was bound to (its device and inode)."""
         if endpoint.startswith("ipc://"):
@@ -175,8 +184,13 @@ class Server:
             # A subscriber that falls behind loses what is beyond this; Client.follow reads it
             # back from the log (a gap in the seqs), so memory stays bounded per subscriber.
             self.pub.setsockopt(zmq.SNDHWM, PUB_HWM)
-            self.pub.bind(endpoint)
-            self._note_bound(endpoint)
+            try:
+                self.pub.bind(endpoint)
+                self._note_bound(endpoint)
+            except zmq.ZMQError as err:  # on the writer's thread: handed to bind() to raise
+                self._pub_error = (endpoint, err)
+                self.pub.close()
+                self.pub = None
         self._pub_ready.set()
 
     def _close_pub(self) -> None:
@@ -220,7 +234,7 @@ class Server:
         client about to send is told at once that the daemon is not running, and one already
         connected has its requests refused busy until the sockets are quiet (a request left
         unread in a closing socket would cost its client the whole time-out)."""
-        _remove_ipc_files(self.bound_files)
+        self.remove_socket_files()
         for filler in self.memory.backfillers:
             filler.stop()
         self.writer.stop()
@@ -389,7 +403,8 @@ class Server:
             return False  # readers busy: only a lookup by id goes ahead of their queue
         if (args.get("k", 0) > INLINE_MAX_K or len(args.get("query", "")) > INLINE_MAX_QUERY
                 or len(args.get("ids", ())) > INLINE_MAX_K
-                or args.get("before", 0) + args.get("after", 0) > INLINE_MAX_K):
+                # a timeline's counts (search and recall take dates under the same names)
+                or (op == "timeline" and args.get("before", 5) + args.get("after", 5) > INLINE_MAX_K)):
             return False
         mode = args.get("mode", "hybrid") if op == "search" else args.get("search_mode", "hybrid")
         return op not in ("search", "recall") or mode == "fts" or self.memory.cheap_query_embedding()
@@ -467,10 +482,11 @@ class Server:
                                          {"pub_endpoint": self._static_status()["pub_endpoint"],
                                           "memory": self.memory, "policy": self.memory.policy,
                                           "recall_guard": self.recall_guard,
-                                          # characters: an answer's limit at 4 bytes a character,
-                                          # as much again for the rest of its entries (ops.pages)
-                                          "page_budget": ANSWER_LIMIT_FACTOR * self.settings.max_message_bytes // 8})
+                                          # bytes of entries a page holds: half an answer's limit
+                                          "page_budget": ANSWER_LIMIT_FACTOR * self.settings.max_message_bytes // 2})
             with self._reading(inline):
+                if op != "tail":  # again under the gate: a rebuild may have failed while it waited
+                    self.store.check_complete()
                 result = registry.QUERIES[op](qctx, args)
             self._reply(route, req_id, result)
         except WouldBlock:

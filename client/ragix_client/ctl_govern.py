@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import sys
 import tempfile
 from pathlib import Path
@@ -89,20 +90,33 @@ def parse(c: Client, ns) -> tuple[Any, str]:
     return r, r["text"].removesuffix("\n")
 
 
-def _open_output(path: str | None) -> tuple[IO[str], tuple[str, Path] | None]:
+def _open_output(path: str | None) -> tuple[IO[str], tuple[str, str] | None]:
     """The file export writes to, opened before the daemon is asked for anything, and (its own
-    path, the path it takes once the export is complete). A file is written beside its final path and renamed
-    over it at the end: an export that fails halfway (no daemon, a daemon stopped) leaves the
-    file that was there, an earlier backup, as it was, never emptied or cut short."""
+    path, the path it takes once the export is complete). A regular file, or a new one, is
+    written beside its final path and renamed over it at the end: an export that fails halfway
+    (no daemon, a daemon stopped) leaves the file that was there, an earlier backup, as it
+    was. A symbolic link keeps pointing where it did (its target is the file replaced, with its
+    mode kept); a pipe, a device or `/dev/fd/N` is written straight, as given."""
     if path in (None, "-"):
         return sys.stdout, None
     final = Path(path).expanduser()
     try:
-        if final.is_dir():
+        try:
+            found = os.stat(final)
+        except FileNotFoundError:
+            found = None
+        if found is not None and stat.S_ISDIR(found.st_mode):
             raise IsADirectoryError(21, "Is a directory")
+        if found is not None and not stat.S_ISREG(found.st_mode):
+            fd = os.open(final, os.O_WRONLY | os.O_TRUNC)
+            return os.fdopen(fd, "w", encoding="utf-8"), None
+        target = os.path.realpath(final)
         # A new file is the user's alone (0600), as the daemon's home is: it holds their memory.
-        fd, temp = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".partial", dir=final.parent)
-        return os.fdopen(fd, "w", encoding="utf-8"), (temp, final)
+        fd, temp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".partial",
+                                    dir=os.path.dirname(target))
+        if found is not None:
+            os.fchmod(fd, stat.S_IMODE(found.st_mode))
+        return os.fdopen(fd, "w", encoding="utf-8"), (temp, target)
     except OSError as e:
         raise InvalidInput("--output", f"cannot write {path}: {e.strerror}") from None
 
@@ -127,8 +141,9 @@ def export(c: Client, ns) -> tuple[Any, str]:
     finally:
         if drawn is not None:
             drawn.clear()
-        if paths is not None:
+        if out is not sys.stdout:
             out.close()
+        if paths is not None:
             if complete:
                 os.replace(*paths)
             else:
@@ -166,8 +181,12 @@ def import_(c: Client, ns) -> tuple[Any, str]:
         for chosen in _batches(lines, again):
             drawn.show(f"import: links and marks, line {numbers[chosen[0]]:,} of {numbers[-1]:,}")
             r = _import_batch(c, [lines[i] for i in chosen])
-            details.extend({**d, "status": statuses[chosen[d["line"]]], "line": numbers[chosen[d["line"]]]}
-                           for d in r["lines"] if d.get("notes"))
+            for d in r["lines"]:
+                if d.get("error"):  # its links and marks not made at all (a line over the limit)
+                    totals["invalid"] += 1
+                    details.append({**d, "line": numbers[chosen[d["line"]]]})
+                elif d.get("notes"):
+                    details.append({**d, "status": statuses[chosen[d["line"]]], "line": numbers[chosen[d["line"]]]})
     finally:
         drawn.clear()
     details.sort(key=lambda d: d["line"])

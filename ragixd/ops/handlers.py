@@ -320,6 +320,7 @@ def query_tail(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
     events: list[dict[str, Any]] = []
     for event in log.read(q.conn, args.get("after", 0), batch=limit):
         # A page stops at its budget too (ops.pages): the events after it come in the next one.
+        # The payload's stored bytes measure it (the answer carries the same values).
         budget -= event.size + ENTRY_OVERHEAD
         if budget < 0 and events:
             break

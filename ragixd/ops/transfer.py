@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgpack
+
 from ..domain import commands as c
 from ..domain.ids import is_item_id
 from ..domain.item import MemoryItem
@@ -29,23 +31,26 @@ def query_export(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
     limit = args.get("limit", 500)
     f = Filters(include_archived=args.get("include_archived", False), visible_stores=q.caller.stores)
     page = queries.items_after(q.conn, args.get("after", 0), limit, f)
-    full = len(page) == limit
-    page, cut = within_budget(page, _item_chars, budget_of(q.extra))
     withheld = withheld_from(q)
-    kept = [item for _, item in page if not withheld(item)]
-    lines = [{"format": FORMAT, "secrecy": tier, "item": redact_item(d, tier)} for d in shown_items(q, kept)]
+    kept = [(rid, item) for rid, item in page if not withheld(item)]
+    lines = [{"format": FORMAT, "secrecy": tier, "item": redact_item(d, tier)}
+             for d in shown_items(q, [item for _, item in kept])]
     if tier == "S3":  # a place in the palace is the owner's own wording: exported whole only
         places = queries.palace_locations(q.conn, [line["item"]["id"] for line in lines])
         for line in lines:
             place = places.get(line["item"]["id"])
             if place is not None:
                 line["palace"] = {k: place[k] for k in ("domain", "room", "shelf")}
-    return {"lines": lines, "next": page[-1][0] if full or cut else None, "tier": tier}
+    # Cut at the budget, measured on the lines as they are sent (ops.pages): the next page
+    # starts after the last line given (items withheld after it are passed over again there).
+    fit = within_budget(lines, _packed_size, budget_of(q.extra))
+    if fit < len(lines):
+        return {"lines": lines[:fit], "next": kept[fit - 1][0], "tier": tier}
+    return {"lines": lines, "next": page[-1][0] if len(page) == limit else None, "tier": tier}
 
 
-def _item_chars(row: tuple[int, Any]) -> int:
-    item = row[1]
-    return len(item.title) + len(item.content) + sum(map(len, item.tags)) + sum(map(len, item.entities))
+def _packed_size(line: dict[str, Any]) -> int:
+    return len(msgpack.packb(line, use_bin_type=True))
 
 
 def _fields(item: dict[str, Any]) -> dict[str, Any]:

@@ -101,3 +101,27 @@ def test_a_large_update_is_committed_by_the_writer_not_on_the_socket_thread(daem
     c.update(pointer, patch={"content": "a much longer document. " * 800})  # 19,200 characters
     assert c.status()["served"]["loop_writes"] == before
     assert len(c.read(pointer)["items"][0]["content"]) == 19_200
+
+
+def test_search_and_recall_with_date_filters_are_served(daemon):
+    """search and recall take dates under the names a timeline takes counts by (a bound on the
+    loop thread once added them up, and every such search failed)."""
+    c = daemon.client()
+    c.write(title="cats", content="cats sleep all day")
+    assert len(c.search("cats", mode="fts", after="2000-01-01")["items"]) == 1
+    assert len(c.search("cats", mode="fts", after="2000-01-01", before="2999-01-01")["items"]) == 1
+    assert "cats sleep" in c.recall("what do cats do", after="2000-01-01")["text"]
+
+
+def test_an_export_page_counts_provenance_too(capped, tmp_path):
+    c = capped.client()
+    ids = [c.write(title=f"cut {n}", content="short",
+                   provenance={"source_id": f"doc{n}", "chunk_ids": [f"chunk-{n}-{k:04d}-" + "x" * 40 for k in range(50)]}
+                   )["id"] for n in range(8)]  # ~2.5 kB of provenance each, small text
+    page = c.export(tier="S3", limit=500)
+    assert 0 < len(page["lines"]) < 8 and page["next"] is not None
+    out = tmp_path / "all.jsonl"
+    done = subprocess.run([sys.executable, "-m", "ragix_client.ctl", "--endpoint", capped.endpoint, "--json",
+                           "export", "--output", str(out)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert [json.loads(line)["item"]["id"] for line in out.read_text().splitlines()] == ids

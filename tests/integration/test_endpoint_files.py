@@ -86,3 +86,35 @@ def test_a_tcp_port_already_taken_is_one_line_and_exit_2(tmp_path):
     finally:
         taken.close()
     assert f"cannot listen on tcp://127.0.0.1:{port}" in line and "in use" in line
+
+
+def test_a_failed_start_leaves_no_socket_file(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    _, secret_file = make_keys(home / "keys", "server")
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    config = tmp_path / "ragixd.toml"
+    config.write_text(f'tcp_endpoint = "tcp://127.0.0.1:{taken.getsockname()[1]}"\n'
+                      f'curve_secret_key_file = "{secret_file}"\n')
+    d = Daemon(home, extra_env={"RAGIX_CONFIG": str(config)})
+    try:
+        _one_line(_start(d.env))
+    finally:
+        taken.close()
+    assert not (home / "ragixd.sock").exists()
+
+
+def test_an_event_stream_path_too_long_to_bind_is_one_line_and_exit_2(tmp_path):
+    """The event stream's socket (`…-events.sock`) is bound on the writer's thread: its failure
+    once left a daemon serving without a stream."""
+    deep = tmp_path / ("d" * max(1, 100 - len(str(tmp_path)) - len("/x.sock")))
+    deep.mkdir()
+    main = deep / "x.sock"
+    assert len(str(main)) <= 104 and len(str(main)) + len("-events") > 107
+    home = tmp_path / "home"
+    env = {**Daemon(home).env, "RAGIX_ENDPOINT": f"ipc://{main}"}
+    line = _one_line(_start(env))
+    assert "cannot listen on ipc://" in line and "-events" in line
+    assert not main.exists()

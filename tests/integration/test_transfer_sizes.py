@@ -59,3 +59,41 @@ def test_an_export_that_fails_leaves_the_file_that_was_there(tmp_path):
     assert done.returncode != 0
     assert backup.read_text() == '{"an": "earlier backup"}\n'
     assert sorted(p.name for p in tmp_path.iterdir()) == ["backup.jsonl"]  # no partial file left
+
+
+def test_an_export_keeps_a_symlink_and_the_files_mode_and_writes_a_pipe_straight(daemon, tmp_path):
+    import os
+    import stat
+    import threading
+    daemon.client().write(title="kept", content="an item to export")
+    target = tmp_path / "real.jsonl"
+    target.write_text("old\n")
+    target.chmod(0o640)
+    link = tmp_path / "latest.jsonl"
+    link.symlink_to(target)
+    assert _ctl(daemon.endpoint, "export", "--output", str(link)).returncode == 0
+    assert link.is_symlink() and "kept" in target.read_text()
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[str] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text()))
+    reader.start()
+    done = _ctl(daemon.endpoint, "export", "--output", str(fifo))
+    reader.join(60)
+    assert done.returncode == 0, done.stderr
+    assert stat.S_ISFIFO(fifo.stat().st_mode) and "kept" in got[0]
+
+
+def test_links_of_a_line_over_the_limit_are_reported_not_dropped(capped, tmp_path):
+    c = capped.client()
+    first = c.write(title="target", content="a target")["id"]
+    line = {"format": "ragix-export/1", "secrecy": "S3",
+            "item": {"id": "MEM-00000000000000aa", "title": "many links", "content": "links to everything",
+                     "links": [{"rel": "related", "to": first}] * 8000}}  # ~320 kB: over the 200 kB limit
+    dump = tmp_path / "links.jsonl"
+    dump.write_text(json.dumps(line) + "\n")
+    done = _ctl(capped.endpoint, "import", str(dump))
+    result = json.loads(done.stdout)
+    assert done.returncode == 1 and result["created"] == 1 and result["invalid"] == 1, done.stdout
+    assert [p["line"] for p in result["problems"]] == [1]
