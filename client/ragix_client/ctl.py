@@ -216,12 +216,23 @@ def cmd_link(c: Client, ns) -> tuple[Any, str]:
 READ_PAGE = 1000
 
 
+def _read_page(c: Client, ns, page: list[str]) -> list[dict[str, Any]]:
+    """The items of one page of ids; a page whose answer is over the daemon's limit (large
+    pointers) is read in halves, down to one item at a time."""
+    try:
+        return _awaiting(c, ns, lambda: c.read(*page, min_seq=ns.min_seq))["items"]
+    except TooLarge:
+        if len(page) == 1:
+            raise
+    half = len(page) // 2
+    return _read_page(c, ns, page[:half]) + _read_page(c, ns, page[half:])
+
+
 def cmd_read(c: Client, ns) -> tuple[Any, str]:
     items: list[dict[str, Any]] = []
     ids = list(dict.fromkeys(ns.ids))  # each item once, as the read op gives it
     for start in range(0, len(ids), READ_PAGE):
-        page = ids[start:start + READ_PAGE]
-        items += _awaiting(c, ns, lambda: c.read(*page, min_seq=ns.min_seq))["items"]
+        items += _read_page(c, ns, ids[start:start + READ_PAGE])
     r = {"items": items, "count": len(items)}
     missing = set(ns.ids) - {i["id"] for i in r["items"]}
     if missing:

@@ -125,3 +125,12 @@ def test_an_export_page_counts_provenance_too(capped, tmp_path):
                            "export", "--output", str(out)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert [json.loads(line)["item"]["id"] for line in out.read_text().splitlines()] == ids
+
+
+def test_ragixctl_read_halves_a_page_whose_answer_is_too_large(capped):
+    c = capped.client()
+    ids = _fill(c, 12, 2500)  # ~30 kB of items against an 8 kB answer limit
+    done = subprocess.run([sys.executable, "-m", "ragix_client.ctl", "--endpoint", capped.endpoint, "--json",
+                           "read", *ids], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert [item["id"] for item in json.loads(done.stdout)["items"]] == ids
