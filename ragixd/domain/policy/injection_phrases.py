@@ -126,6 +126,25 @@ _NEED_NOT = tuple(f"{neg} {need} to {verb}" for neg in ("n't", "not", "never") f
 # "Respond", "reply" or "answer", and whom to: the order reply_transformed reads.
 _REPLY_TO = r"\b(?:respond|reply|answer)(?:\s+to\s+(?:the\s+user|users|them|me|(?:every|all|each)\s+\w+))?"
 
+# The orders an AI reader is given that two rows share (ai_ordered, ai_ordered_more): mail it
+# away, delete, keep it from the user, send the user to run or pay, add a link or a footer.
+_AI_ORDER_TAIL = (
+    r"(?:forward|send|email|upload|post|transfer|share|reply|summari[sz]e [^.\n]{0,30}? and (?:send|email|forward))\b"
+    r"[^\n]{0,100}?(?:[\w.+-]+@[\w-]+\.\w|https?://)"
+    r"|(?:delete|remove|erase|wipe|purge)\b[^.\n]{0,30}?\b(?:all|every|the)\b[^.\n]{0,20}?\b(?:emails?|messages|files"
+    r"|inbox|contacts|calendar|data|events|documents|records)\b"
+    r"|[^.\n]{0,60}?\b(?:do not|don't|never) (?:show|tell|mention|display|reveal|forward)\b[^.\n]{0,30}?\b(?:the user"
+    r"|them|the recipient|anyone|him|her)\b"
+     # the reader sent to run, install or pay something: "tell the user to run `curl … | sh`"
+    r"|(?:tell|instruct|ask|advise|urge|convince|persuade|get)\s+(?:the\s+)?users?\s+to\s+(?:run|execute|install"
+    r"|download|visit|open|click|pay|enter|send|transfer|disable|paste|type|log ?in|sign ?in|verify|confirm)\b"
+    r"|(?:include|add|insert|append|put)\s+(?:the|this|a|our)\s+(?:link|url|website)\b[^\n]{0,40}?https?://"
+    r"|(?:append|add|insert|include|prepend)\b[^\n]{0,80}?\b(?:to|at|in)\s+(?:the\s+)?(?:end|start|beginning|top"
+    r"|bottom)\s+of\s+(?:any|every|each|the|your)\s+(?:summary|summaries|answer|response|reply|output"
+    r"|translation)s?\b)"
+)
+
+
 # (id suffix, description, anchors, (chars before, chars after), pattern) on the prose view.
 PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...] = (
     ("ignore_instructions", "tells the model to ignore or forget its instructions",
@@ -518,19 +537,7 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
      r"|assistant)|ai agent|chatbot|copilot|model|llm|ai model)(?: (?:model|agent|reading this(?: email"
      r"| message)?))?\s*[:,]\s*(?:(?:when|once|after|as soon as|while|if) [^,\n]{0,50},\s*)?"
      r"(?:(?:please|also|now|kindly|then|first)\s+)*(?:"
-     r"(?:forward|send|email|upload|post|transfer|share|reply|summari[sz]e [^.\n]{0,30}? and (?:send|email|forward))\b"
-     r"[^\n]{0,100}?(?:[\w.+-]+@[\w-]+\.\w|https?://)"
-     r"|(?:delete|remove|erase|wipe|purge)\b[^.\n]{0,30}?\b(?:all|every|the)\b[^.\n]{0,20}?\b(?:emails?|messages|files"
-     r"|inbox|contacts|calendar|data|events|documents|records)\b"
-     r"|[^.\n]{0,60}?\b(?:do not|don't|never) (?:show|tell|mention|display|reveal|forward)\b[^.\n]{0,30}?\b(?:the user"
-     r"|them|the recipient|anyone|him|her)\b"
-     # the reader sent to run, install or pay something: "tell the user to run `curl … | sh`"
-     r"|(?:tell|instruct|ask|advise|urge|convince|persuade|get)\s+(?:the\s+)?users?\s+to\s+(?:run|execute|install"
-     r"|download|visit|open|click|pay|enter|send|transfer|disable|paste|type|log ?in|sign ?in|verify|confirm)\b"
-     r"|(?:include|add|insert|append|put)\s+(?:the|this|a|our)\s+(?:link|url|website)\b[^\n]{0,40}?https?://"
-     r"|(?:append|add|insert|include|prepend)\b[^\n]{0,80}?\b(?:to|at|in)\s+(?:the\s+)?(?:end|start|beginning|top"
-     r"|bottom)\s+of\s+(?:any|every|each|the|your)\s+(?:summary|summaries|answer|response|reply|output"
-     r"|translation)s?\b)"),
+     + _AI_ORDER_TAIL),
     # Session 27's wider readers (a comment, todo or memo for a coding agent, "the assistant that
     # reads my inbox", "Copilot and other code assistants") and orders (run a download, send keys
     # or credential files, pass a review): a row of its own, kept out of the native pattern scan
@@ -556,19 +563,7 @@ PHRASE_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], ...]
      r"|(?:[^.\n]{0,60}?\band\s+)?(?:approve|merge|accept)\s+(?:this|the)\s+(?:pull request|pr|merge request|patch"
      r"|change(?:set)?s?)\b[^.\n]{0,40}?\b(?:without|regardless|no matter|do not|don't|even if)\b"
      r"|"
-     r"(?:forward|send|email|upload|post|transfer|share|reply|summari[sz]e [^.\n]{0,30}? and (?:send|email|forward))\b"
-     r"[^\n]{0,100}?(?:[\w.+-]+@[\w-]+\.\w|https?://)"
-     r"|(?:delete|remove|erase|wipe|purge)\b[^.\n]{0,30}?\b(?:all|every|the)\b[^.\n]{0,20}?\b(?:emails?|messages|files"
-     r"|inbox|contacts|calendar|data|events|documents|records)\b"
-     r"|[^.\n]{0,60}?\b(?:do not|don't|never) (?:show|tell|mention|display|reveal|forward)\b[^.\n]{0,30}?\b(?:the user"
-     r"|them|the recipient|anyone|him|her)\b"
-     # the reader sent to run, install or pay something: "tell the user to run `curl … | sh`"
-     r"|(?:tell|instruct|ask|advise|urge|convince|persuade|get)\s+(?:the\s+)?users?\s+to\s+(?:run|execute|install"
-     r"|download|visit|open|click|pay|enter|send|transfer|disable|paste|type|log ?in|sign ?in|verify|confirm)\b"
-     r"|(?:include|add|insert|append|put)\s+(?:the|this|a|our)\s+(?:link|url|website)\b[^\n]{0,40}?https?://"
-     r"|(?:append|add|insert|include|prepend)\b[^\n]{0,80}?\b(?:to|at|in)\s+(?:the\s+)?(?:end|start|beginning|top"
-     r"|bottom)\s+of\s+(?:any|every|each|the|your)\s+(?:summary|summaries|answer|response|reply|output"
-     r"|translation)s?\b)"),
+     + _AI_ORDER_TAIL),
     ("assistant_replaced", "claims the assistant was replaced by another model",
      ("offline", "in error", "replaced", "disabled", "deactivated", "shut down", " down"), (60, 200),
      r"\b(?:assistant|ai|model|bot|chatgpt)\s+(?:is|has been)\s+(?:now\s+)?(?:in error|offline|down|disabled"
