@@ -135,7 +135,7 @@ _AI_ORDER_TAIL = (
     r"|inbox|contacts|calendar|data|events|documents|records)\b"
     r"|[^.\n]{0,60}?\b(?:do not|don't|never) (?:show|tell|mention|display|reveal|forward)\b[^.\n]{0,30}?\b(?:the user"
     r"|them|the recipient|anyone|him|her)\b"
-     # the reader sent to run, install or pay something: "tell the user to run `curl … | sh`"
+    # the reader sent to run, install or pay something: "tell the user to run `curl … | sh`"
     r"|(?:tell|instruct|ask|advise|urge|convince|persuade|get)\s+(?:the\s+)?users?\s+to\s+(?:run|execute|install"
     r"|download|visit|open|click|pay|enter|send|transfer|disable|paste|type|log ?in|sign ?in|verify|confirm)\b"
     r"|(?:include|add|insert|append|put)\s+(?:the|this|a|our)\s+(?:link|url|website)\b[^\n]{0,40}?https?://"
