@@ -70,7 +70,9 @@ def test_a_stopping_daemon_leaves_another_daemons_socket_at_the_same_path(tmp_pa
     assert not (run / "d.sock").exists()  # its own socket it does remove
 
 
-def test_a_tcp_port_already_taken_is_one_line_and_exit_2(tmp_path):
+def _start_on_a_taken_port(tmp_path) -> tuple[str, int, Daemon]:
+    """Start a daemon whose tcp_endpoint is a port another socket holds: its one line, the
+    port, and the daemon (not started)."""
     home = tmp_path / "home"
     home.mkdir()
     _, secret_file = make_keys(home / "keys", "server")
@@ -82,28 +84,19 @@ def test_a_tcp_port_already_taken_is_one_line_and_exit_2(tmp_path):
     config.write_text(f'tcp_endpoint = "tcp://127.0.0.1:{port}"\ncurve_secret_key_file = "{secret_file}"\n')
     d = Daemon(home, extra_env={"RAGIX_CONFIG": str(config)})
     try:
-        line = _one_line(_start(d.env))
+        return _one_line(_start(d.env)), port, d
     finally:
         taken.close()
+
+
+def test_a_tcp_port_already_taken_is_one_line_and_exit_2(tmp_path):
+    line, port, _ = _start_on_a_taken_port(tmp_path)
     assert f"cannot listen on tcp://127.0.0.1:{port}" in line and "in use" in line
 
 
 def test_a_failed_start_leaves_no_socket_file(tmp_path):
-    home = tmp_path / "home"
-    home.mkdir()
-    _, secret_file = make_keys(home / "keys", "server")
-    taken = socket.socket()
-    taken.bind(("127.0.0.1", 0))
-    taken.listen()
-    config = tmp_path / "ragixd.toml"
-    config.write_text(f'tcp_endpoint = "tcp://127.0.0.1:{taken.getsockname()[1]}"\n'
-                      f'curve_secret_key_file = "{secret_file}"\n')
-    d = Daemon(home, extra_env={"RAGIX_CONFIG": str(config)})
-    try:
-        _one_line(_start(d.env))
-    finally:
-        taken.close()
-    assert not (home / "ragixd.sock").exists()
+    _, _, d = _start_on_a_taken_port(tmp_path)
+    assert not (d.home / "ragixd.sock").exists()
 
 
 def test_an_event_stream_path_too_long_to_bind_is_one_line_and_exit_2(tmp_path):
