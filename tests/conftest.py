@@ -23,6 +23,15 @@ settings.load_profile("ci" if os.environ.get("CI") else "default")
 native.use_cache(DirectoryCache(paths.cache_dir() / "policy"))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def policy_databases_compiled():
+    """Compile the default policy's native databases once, before any test starts a daemon: on
+    a machine that has none cached, the first daemon would otherwise compile them inside its
+    start's deadline (18 s and more on a loaded 2-core machine)."""
+    from ragixd.domain.policy import Policy
+    Policy().warm()
+
+
 @pytest.fixture
 def store(tmp_path):
     s = Store(tmp_path / "memory.db", synchronous="NORMAL")

@@ -40,8 +40,9 @@ class Daemon:
         self.contract_log = self.home.parent / f"{self.home.name}.contract-problems"
         self.env["RAGIX_TEST_CONTRACT_LOG"] = str(self.contract_log)
 
-    def start(self, timeout: float = 60.0) -> "Daemon":
-        # A deadline, not a measure: a start on a loaded 2-core machine can take 20 s and more.
+    def start(self, timeout: float = 120.0) -> "Daemon":
+        # A deadline, not a measure: a start on a loaded 2-core machine can take 20 s and more
+        # (the policy's native databases are compiled by the test session first: conftest).
         log = open(self.log_path, "ab")
         self.proc = subprocess.Popen([sys.executable, *self.program, *self.args], env=self.env,
                                      stdout=log, stderr=log, cwd=ROOT)
