@@ -20,20 +20,12 @@ from urllib.parse import quote
 
 import pytest
 
-from ragixd.domain.policy import Policy, PolicyConfig
 from ragixd.domain.policy.decode import decoded_views
-from ragixd.domain.policy.scan import RuleIndex
+from support.policy_paths import EVERY, EVERY_PURE, FAST, accepted, refused_by
 
 
 
-def _pure(policy: Policy) -> Policy:
-    policy._index = RuleIndex(policy.rules, native=False)  # the pure-Python gates, as without hyperscan
-    return policy
 
-
-FAST, PURE = Policy(), _pure(Policy())
-# Every rule evaluated: the new rule must fire even where an older one decides first.
-EVERY, EVERY_PURE = Policy(PolicyConfig(exhaustive=True)), _pure(Policy(PolicyConfig(exhaustive=True)))
 RNG = random.Random(26)
 BASE32 = string.ascii_lowercase + "234567"
 ALNUM = string.ascii_letters + string.digits
@@ -55,19 +47,6 @@ def aws_id_mixed() -> str:
 
 def github_token() -> str:
     return "ghp" + "_" + _rand(36)
-
-
-def refused_by(text: str, rule: str) -> None:
-    for policy in (FAST, PURE):
-        assert policy.check_text(text).rejected, (policy is PURE, text)
-    for policy in (EVERY, EVERY_PURE):
-        assert rule in policy.check_text(text).rule_ids, (policy is EVERY_PURE, text)
-
-
-def accepted(text: str) -> None:
-    for policy in (FAST, PURE):
-        verdict = policy.check_text(text)
-        assert verdict.accepted, (policy is PURE, verdict.rule_ids, text)
 
 
 # -- 1. a lower-cased AWS access key id --------------------------------------------------------

@@ -21,30 +21,10 @@ from __future__ import annotations
 
 import pytest
 
-from ragixd.domain.policy import Policy, PolicyConfig
-from ragixd.domain.policy.scan import RuleIndex
+from support.policy_paths import accepted, refused_by
 
 
-def _pure(policy: Policy) -> Policy:
-    policy._index = RuleIndex(policy.rules, native=False)  # the pure-Python gates, as without hyperscan
-    return policy
 
-
-FAST, PURE = Policy(), _pure(Policy())
-EVERY, EVERY_PURE = Policy(PolicyConfig(exhaustive=True)), _pure(Policy(PolicyConfig(exhaustive=True)))
-
-
-def refused_by(text: str, rule: str) -> None:
-    for policy in (FAST, PURE):
-        assert policy.check_text(text).rejected, (policy is PURE, text)
-    for policy in (EVERY, EVERY_PURE):
-        assert rule in policy.check_text(text).rule_ids, (policy is EVERY_PURE, text)
-
-
-def accepted(text: str) -> None:
-    for policy in (FAST, PURE):
-        verdict = policy.check_text(text)
-        assert verdict.accepted, (policy is PURE, verdict.rule_ids, text)
 
 
 REFUSED = [

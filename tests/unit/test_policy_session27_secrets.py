@@ -17,17 +17,10 @@ import string
 
 import pytest
 
-from ragixd.domain.policy import Policy, PolicyConfig
-from ragixd.domain.policy.scan import RuleIndex
+from support.policy_paths import accepted, refused_by
 
 
-def _pure(policy: Policy) -> Policy:
-    policy._index = RuleIndex(policy.rules, native=False)  # the pure-Python gates, as without hyperscan
-    return policy
 
-
-FAST, PURE = Policy(), _pure(Policy())
-EVERY, EVERY_PURE = Policy(PolicyConfig(exhaustive=True)), _pure(Policy(PolicyConfig(exhaustive=True)))
 RNG = random.Random(27)
 ALNUM = string.ascii_letters + string.digits
 CRYPT = ALNUM + "./"
@@ -40,19 +33,6 @@ def _rand(n: int, alphabet: str = ALNUM) -> str:
 def password() -> str:
     """A typed password: letters, digits and a symbol that ends a bare value elsewhere (`&`, `#`)."""
     return _rand(4, string.ascii_lowercase) + _rand(3, string.digits) + RNG.choice("&#!%*") + _rand(4)
-
-
-def refused_by(text: str, rule: str) -> None:
-    for policy in (FAST, PURE):
-        assert policy.check_text(text).rejected, (policy is PURE, text)
-    for policy in (EVERY, EVERY_PURE):
-        assert rule in policy.check_text(text).rule_ids, (policy is EVERY_PURE, text)
-
-
-def accepted(text: str) -> None:
-    for policy in (FAST, PURE):
-        verdict = policy.check_text(text)
-        assert verdict.accepted, (policy is PURE, verdict.rule_ids, text)
 
 
 # -- 1. a connection string's password ---------------------------------------------------------

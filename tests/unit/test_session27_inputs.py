@@ -16,6 +16,7 @@ from ragixd.domain.palace import validate_location
 from ragixd.domain.policy import Policy
 from ragixd.domain.policy import assignments
 from ragixd.errors import InvalidInput, shown
+from support.policy_paths import FAST, PURE
 
 POLICY = Policy()
 
@@ -84,13 +85,7 @@ def test_well_formed_side_fields_pass():
 
 # -- ragix's own ids in a note are not keys (durability review: 3 % of such notes refused) --
 
-def _pure(policy: Policy) -> Policy:
-    from ragixd.domain.policy.scan import RuleIndex
-    policy._index = RuleIndex(policy.rules, native=False)  # the pure-Python gates
-    return policy
-
-
-BOTH = (Policy(), _pure(Policy()))
+BOTH = (FAST, PURE)
 
 
 @settings(max_examples=300, deadline=None)
