@@ -397,8 +397,14 @@ def cmd_timeline(c: Client, ns) -> tuple[Any, str]:
 
 
 def cmd_history(c: Client, ns) -> tuple[Any, str]:
+    """Every revision, page after page (the daemon pages a long history)."""
     r = _awaiting(c, ns, lambda: c.history(ns.id, min_seq=ns.min_seq))
-    return r, render.render_history(r)
+    revisions = list(r["revisions"])
+    while r["next"] is not None:
+        r = c.history(ns.id, after=r["next"], min_seq=ns.min_seq)
+        revisions.extend(r["revisions"])
+    whole = {"id": r["id"], "revisions": revisions, "next": None}
+    return whole, render.render_history(whole)
 
 
 def cmd_entities(c: Client, ns) -> tuple[Any, str]:

@@ -270,14 +270,17 @@ def query_timeline(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
 
 def query_history(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
     _served_item(q, args["id"])
-    revisions = queries.history(q.conn, args["id"])
+    # Paged like export and tail (ops.pages): a pointer's snapshots are up to 100 kB each, and
+    # an item updated often would make one answer too large to send.
+    revisions, following = queries.history(q.conn, args["id"], args.get("after", 0), args.get("limit", 1000),
+                                           budget_of(q.extra))
     if q.caller.trust != "full":
         # An earlier revision may hold what the current policy refuses (a secret since rotated
         # out of the text): below full trust it is left out, as the item itself would be.
         withheld = withheld_from(q)
         revisions = [r for r in revisions if not _snapshot_withheld(withheld, r["snapshot"])]
     hide_unseen_links(q, [r["snapshot"] for r in revisions if isinstance(r["snapshot"], dict)])
-    return {"id": args["id"], "revisions": revisions}
+    return {"id": args["id"], "revisions": revisions, "next": following}
 
 
 def _snapshot_withheld(withheld: Callable[[Any], bool], snapshot: Any) -> bool:

@@ -89,15 +89,26 @@ def get_item(conn: apsw.Connection, item_id: str, filters: Filters | None = None
     return found[0]
 
 
-def history(conn: apsw.Connection, item_id: str) -> list[dict[str, Any]]:
+def history(conn: apsw.Connection, item_id: str, after: int = 0, limit: int | None = None,
+            budget: int | None = None) -> tuple[list[dict[str, Any]], int | None]:
+    """The item's revisions numbered after `after`, oldest first: at most `limit` of them, and
+    stopping where their stored snapshots pass `budget` bytes (at least one); with the revision
+    number to go on after, or None when none is left."""
     rows = conn.execute(
         "SELECT revision_num, seq, event_id, changed_at, reason, actor, snapshot FROM memory_revisions "
-        "WHERE item_id=? ORDER BY revision_num", (item_id,))
-    return [
-        {"revision": num, "seq": seq, "event_id": eid, "changed_at": at, "reason": reason,
-         "actor": actor, "snapshot": msgpack.unpackb(snap, raw=False)}
-        for num, seq, eid, at, reason, actor, snap in rows
-    ]
+        "WHERE item_id=? AND revision_num>? ORDER BY revision_num", (item_id, after))
+    revisions: list[dict[str, Any]] = []
+    left = budget
+    for num, seq, eid, at, reason, actor, snap in rows:
+        if limit is not None and len(revisions) >= limit:
+            return revisions, revisions[-1]["revision"]
+        if left is not None:
+            left -= len(snap) + len(reason) + len(actor) + 128
+            if left < 0 and revisions:
+                return revisions, revisions[-1]["revision"]
+        revisions.append({"revision": num, "seq": seq, "event_id": eid, "changed_at": at, "reason": reason,
+                          "actor": actor, "snapshot": msgpack.unpackb(snap, raw=False)})
+    return revisions, None
 
 
 def timeline(conn: apsw.Connection, anchor: str, before: int = 5, after: int = 5,

@@ -212,7 +212,8 @@ class Store:
         return queries.search(self.reader(), query, filters, k)
 
     def history(self, item_id: str) -> list[dict[str, Any]]:
-        return queries.history(self.reader(), item_id)
+        """Every revision of the item, oldest first (in process, unpaged)."""
+        return queries.history(self.reader(), item_id)[0]
 
     def timeline(self, anchor: str, before: int = 5, after: int = 5, filters: Filters | None = None):
         return queries.timeline(self.reader(), anchor, before, after, filters)

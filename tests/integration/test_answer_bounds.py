@@ -134,3 +134,43 @@ def test_ragixctl_read_halves_a_page_whose_answer_is_too_large(capped):
                            "read", *ids], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert [item["id"] for item in json.loads(done.stdout)["items"]] == ids
+
+
+def test_a_long_history_comes_in_pages_and_ragixctl_follows_them(capped):
+    c = capped.client()
+    item = c.write(title="revised often", content="version 0 " + "word " * 400)["id"]
+    for n in range(1, 12):
+        c.update(item, patch={"content": f"version {n} " + "word " * 400}, reason=f"edit {n}")
+    page = c.history(item)
+    assert page["next"] is not None and 0 < len(page["revisions"]) < 12  # ~2 kB snapshots, 4 kB pages
+    seen, after = [], 0
+    while after is not None:
+        page = c.history(item, after=after)
+        seen += [r["revision"] for r in page["revisions"]]
+        after = page["next"]
+    assert seen == list(range(1, 13))
+    one = c.history(item, after=3, limit=1)
+    assert [r["revision"] for r in one["revisions"]] == [4] and one["next"] == 4
+    assert c.history(item, after=12) == {"id": item, "revisions": [], "next": None}
+    done = subprocess.run([sys.executable, "-m", "ragix_client.ctl", "--endpoint", capped.endpoint, "--json",
+                           "history", item], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    whole = json.loads(done.stdout)
+    assert [r["revision"] for r in whole["revisions"]] == list(range(1, 13)) and whole["next"] is None
+    assert whole["revisions"][-1]["snapshot"]["content"].startswith("version 11 ")
+    human = subprocess.run([sys.executable, "-m", "ragix_client.ctl", "--endpoint", capped.endpoint,
+                            "history", item], capture_output=True, text=True, timeout=120)
+    assert human.returncode == 0 and human.stdout.count("\n#") == 11, human.stdout
+
+
+def test_history_limit_and_after(daemon):
+    c = daemon.client()
+    item = c.write(title="small", content="v0")["id"]
+    for n in range(1, 4):
+        c.update(item, patch={"content": f"v{n}"}, reason=f"edit {n}")
+    whole = c.history(item)
+    assert [r["revision"] for r in whole["revisions"]] == [1, 2, 3, 4] and whole["next"] is None
+    page = c.history(item, limit=2)
+    assert [r["revision"] for r in page["revisions"]] == [1, 2] and page["next"] == 2
+    page = c.history(item, after=2, limit=2)
+    assert [r["snapshot"]["content"] for r in page["revisions"]] == ["v2", "v3"] and page["next"] is None
