@@ -267,7 +267,10 @@ def _governed_view(fields: Mapping[str, Any], stored: Mapping[str, Any]) -> dict
 def _governed(cmd: CreateItem, ctx: Context) -> tuple[dict[str, Any] | None, Decision | None]:
     """Validate and govern creation fields: (fields, None) to go on, (None, refusal) to stop."""
     raw = dict(cmd.fields)
-    fields = validate_create(raw)  # shape and size first: a malformed write is an error, not an audit
+    # Shape and size first: a malformed write is an error, not an audit. The reason to store
+    # travels beside the fields (it is not kept on the item) and is bounded like them.
+    fields = validate_create({**raw, "why_store": cmd.why_store} if cmd.why_store else raw)
+    fields.pop("why_store", None)
     # The policy reads the fields as given: normalisation (lower-cased tags) must not hide a secret.
     verdict = ctx.policy.evaluate({**_governed_view(raw, fields), "why_store": cmd.why_store}, trusted=cmd.trusted)
     source = fields["provenance"].source_id if "provenance" in fields else ""

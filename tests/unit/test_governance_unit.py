@@ -158,3 +158,13 @@ def test_a_time_out_of_range_is_invalid_input_and_spoils_nothing_else_in_its_gro
     assert first["status"] == last["status"] == "created"
     with pytest.raises(InvalidInput):
         filters_from_args({"after": value})
+
+
+def test_a_reason_to_store_is_bounded_on_every_path_and_nothing_is_written(store):
+    from ragixd.errors import InvalidInput
+    head = store.stats()["head_seq"]
+    with pytest.raises(InvalidInput) as caught:
+        store.run(c.CreateItem({"title": "t", "content": "c"}, why_store="w" * 3001))
+    assert caught.value.field == "why_store"
+    assert store.stats()["head_seq"] == head
+    assert store.run(c.CreateItem({"title": "t", "content": "c"}, why_store="w" * 3000))["status"] == "created"
