@@ -298,6 +298,11 @@ def _snapshot_withheld(withheld: Callable[[Any], bool], snapshot: Any) -> bool:
 
 def query_entities(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
     found = queries.entities(q.conn, args.get("query", ""), args.get("limit", 50), q.caller.stores)
+    policy = q.extra.get("policy")
+    if q.caller.trust != "full" and policy is not None:
+        # An entity's name is an item's own text: one the policy now refuses (a secret written
+        # into an item's entities, before its rule) is withheld below full trust, as the item is.
+        found = [e for e in found if not policy.check_text(e["name"], "entities").rejected]
     return {"entities": found}
 
 

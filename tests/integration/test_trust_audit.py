@@ -235,11 +235,13 @@ extra_rules = [{id = "config.project_code", kind = "secret", pattern = "\\\\bZEB
 def test_recall_below_full_trust_does_not_name_what_it_withholds(tmp_path):
     """An item the current policy refuses (stored before its rule) is, below full trust, as an
     item not found: search leaves it out, and recall must not name it under `withheld` either
-    (its owner is told, to archive or correct it)."""
+    (its owner is told, to archive or correct it); nor does `entities` list an entity whose
+    name the policy refuses (the secret itself, written into an item's entities)."""
     daemon, client = _gated_daemon(tmp_path)
     daemon.start()
     owner = daemon.client()
-    coded = owner.write(title="Launch plan", content="ship ZEBRA-4411 on Monday", store="shared")["id"]
+    coded = owner.write(title="Launch plan", content="ship ZEBRA-4411 on Monday", store="shared",
+                        entities=["ZEBRA-4411", "Launch team"])["id"]
     plain = owner.write(title="Launch checklist", content="launch steps: tag, build, canary", store="shared")["id"]
     owner.close()
     daemon.stop()
@@ -257,6 +259,10 @@ def test_recall_below_full_trust_does_not_name_what_it_withholds(tmp_path):
             assert coded not in json.dumps(out) and "ZEBRA" not in json.dumps(out), mode
             assert out.get("withheld", []) == []
         assert plain in inner.recall(query="launch", budget=2000)["injected"]
+        # an entity whose name is what the policy now refuses is not listed below full trust
+        assert "ZEBRA" in json.dumps(owner.entities())
+        assert "ZEBRA" not in json.dumps(inner.entities())
+        assert [e["name"] for e in inner.entities(query="launch")["entities"]] == ["Launch team"]
         inner.close()
         owner.close()
     finally:
