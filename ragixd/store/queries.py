@@ -160,9 +160,9 @@ def _fts(conn: apsw.Connection, query: str, cols: str, filters: Filters | None, 
     common one. Otherwise every item holding any term is ranked by bm25 alone.
     """
     every = match_expression(query, every=True)
-    if every is None or n <= 0:
-        return []
     f = filters or Filters()
+    if every is None or n <= 0 or f.visible_stores == ():  # a caller who sees no store: nothing
+        return []
     where, params = f.where()
     top = _TOP_SQL.format(cols=cols, where=where)
     if " AND " in every:
