@@ -228,6 +228,11 @@ def query_recall(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
     search_args = {**args, "mode": args.get("search_mode", "hybrid")}
     hits, used, fallback = _hybrid(q, search_args, args.get("k", 20))
     guard = q.extra.get("recall_guard")
+    if q.caller.trust != "full":
+        # Below full trust an item the policy now refuses is as one not found (as in search):
+        # left out without being named under `withheld`, which tells its owner what to correct.
+        withheld = withheld_from(q)
+        hits = [h for h in hits if not withheld(h.item)]
     out = recall(hits, args.get("mode", "inject"), args.get("budget", 2000), args.get("catalog_k", 10),
                  admits=guard.admits if guard is not None else None)
     out["search_mode"] = used
@@ -237,8 +242,10 @@ def query_recall(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
 
 
 # What `embedders` tells a caller below full trust: which models serve, not how many items
-# (of every store) they hold, nor a model server's error text (its address, its host).
-_EMBEDDER_COUNTS = ("indexed", "items", "embedded", "missing")
+# (of every store) they hold, nor a model server's error text (its address, its host). Nor
+# the index's layout, or the kernel that scans it: the layout leaves the flat table past 10k
+# vectors of every store, so it too tells how much the hidden stores hold.
+_EMBEDDER_COUNTS = ("indexed", "items", "embedded", "missing", "layout", "kernel")
 
 
 def query_embedders(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
@@ -294,6 +301,11 @@ def _snapshot_withheld(withheld: Callable[[Any], bool], snapshot: Any) -> bool:
 
 def query_entities(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
     found = queries.entities(q.conn, args.get("query", ""), args.get("limit", 50), q.caller.stores)
+    policy = q.extra.get("policy")
+    if q.caller.trust != "full" and policy is not None:
+        # An entity's name is an item's own text: one the policy now refuses (a secret written
+        # into an item's entities, before its rule) is withheld below full trust, as the item is.
+        found = [e for e in found if not policy.check_text(e["name"], "entities").rejected]
     return {"entities": found}
 
 

@@ -171,12 +171,19 @@ def _fts(conn: apsw.Connection, query: str, cols: str, filters: Filters | None, 
     common one. Otherwise every item holding any term is ranked by bm25 alone.
     """
     every = match_expression(query, every=True)
-    if every is None or n <= 0:
+    f = filters or Filters()
+    if every is None or n <= 0 or f.visible_stores == ():  # a caller who sees no store: nothing
         return []
-    where, params = (filters or Filters()).where()
+    where, params = f.where()
     top = _TOP_SQL.format(cols=cols, where=where)
     if " AND " in every:
-        rows = conn.execute(top, [every, n * 4 + 20, *params, n]).fetchall()
+        depth = n * 4 + 20
+        rows = conn.execute(top, [every, depth, *params, n]).fetchall()
+        if len(rows) < n and f.hides_stores and _more_matches(conn, every, depth):
+            # The best matches are ranked over every store: items of a store the caller cannot
+            # see may have filled them, and whether enough of its own are left among them must
+            # not depend on how many such items hold every word. Its own are all ranked.
+            rows = conn.execute(_ALL_SQL.format(cols=cols, where=where), [every, *params, n]).fetchall()
         if len(rows) >= min(n, enough or n):
             return rows
     expr = match_expression(query) or every
@@ -184,6 +191,12 @@ def _fts(conn: apsw.Connection, query: str, cols: str, filters: Filters | None, 
     if len(rows) < n:
         rows = conn.execute(_ALL_SQL.format(cols=cols, where=where), [expr, *params, n]).fetchall()
     return rows
+
+
+def _more_matches(conn: apsw.Connection, expr: str, depth: int) -> bool:
+    """Whether more than `depth` items match `expr` (counted on the index alone, unranked)."""
+    sql = "SELECT count(*) FROM (SELECT 1 FROM memory_items_fts WHERE memory_items_fts MATCH ? LIMIT ?)"
+    return conn.execute(sql, (expr, depth + 1)).fetchone()[0] > depth
 
 
 def search(conn: apsw.Connection, query: str, filters: Filters | None = None, k: int = 10) -> list[tuple[MemoryItem, float]]:
