@@ -90,3 +90,71 @@ def test_ragixctl_with_an_endpoint_that_is_no_socket_is_a_usage_error(tmp_path):
                           timeout=60)
     assert proc.returncode == 2 and b"not a socket" in proc.stderr and b"Traceback" not in proc.stderr
     assert b'"config_error"' in proc.stdout
+
+
+# -- ragixctl and a closed output pipe ----------------------------------------------------------
+
+def test_a_failure_whose_output_pipe_is_closed_keeps_its_exit_code(daemon, tmp_path):
+    """`| true` closes the pipe before ragixctl writes: the error must still exit 1 or 3 (it
+    exited 0, as a success would) and still be said on stderr."""
+    missing = ctl_shell(daemon, "--json read MEM-00000000 | true")
+    assert missing.returncode == 1, missing.stderr
+    assert b"not_found" in missing.stderr and b"Traceback" not in missing.stderr
+    down = subprocess.run(["bash", "-c", f"{sys.executable} -m ragix_client.ctl --endpoint ipc://{tmp_path}/no.sock "
+                           "--json status | true; exit ${PIPESTATUS[0]}"], capture_output=True, timeout=60)
+    assert down.returncode == 3 and b"unavailable" in down.stderr and b"Traceback" not in down.stderr
+    human = ctl_shell(daemon, "read MEM-00000000 | true")
+    assert human.returncode == 1 and b"Traceback" not in human.stderr
+
+
+def test_a_success_whose_output_pipe_is_closed_still_ends_quietly_with_0(daemon):
+    daemon.client().write(title="deploy window", content="Fridays 14-16h")
+    for command in ("--json search deploy | true", "status | true", "--json verify | true"):
+        proc = ctl_shell(daemon, command)
+        assert proc.returncode == 0 and proc.stderr == b"", (command, proc.stderr)
+
+
+def test_tail_stops_when_its_reader_goes_away_even_while_no_event_comes(daemon):
+    """`ragixctl tail | head -1`: head leaves after the first event; tail used to notice only
+    when it wrote the next one, so on a quiet daemon it never ended."""
+    c = daemon.client()
+    c.write(title="the one event", content="head takes it and leaves")
+    proc = subprocess.Popen(["bash", "-c", f"{sys.executable} -m ragix_client.ctl --endpoint {daemon.endpoint} "
+                             "tail --from 0 | head -1; exit ${PIPESTATUS[0]}"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        out, err = proc.communicate(timeout=60)  # a hang guard, not a measure
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, err
+    assert b"item.created" in out and b"Traceback" not in err
+
+
+# -- ragixctl and closed standard streams -------------------------------------------------------
+
+@pytest.mark.parametrize("command", ["write --title T --content -", "pull", "propose", "parse", "import"])
+def test_a_closed_standard_input_is_a_usage_error_not_a_traceback(daemon, command):
+    proc = ctl_shell(daemon, f"{command} <&-")
+    assert proc.returncode == 2, proc.stderr
+    assert b"Traceback" not in proc.stderr and b"standard input is closed" in proc.stderr
+
+
+def test_a_closed_standard_output_is_no_traceback_and_keeps_the_exit_code(daemon):
+    ok = ctl_shell(daemon, "status >&-")
+    assert ok.returncode == 0 and b"Traceback" not in ok.stderr, ok.stderr
+    missing = ctl_shell(daemon, "read MEM-00000000 >&-")
+    assert missing.returncode == 1 and b"Traceback" not in missing.stderr
+
+
+def test_a_closed_standard_error_never_sends_messages_to_standard_output(daemon):
+    """print(file=None) writes to stdout: with stderr closed, the error line landed after the
+    --json document, which was then no longer valid JSON."""
+    import json
+    proc = ctl_shell(daemon, "--json read MEM-00000000 2>&-")
+    assert proc.returncode == 1
+    assert json.loads(proc.stdout)["error"]["code"] == "not_found"
+    written = ctl_shell(daemon, "write --title T --content 'kept as is' --type nosuchtype 2>&-")
+    assert written.returncode == 0 and written.stdout.decode().strip().startswith("MEM-")
+    assert len(written.stdout.decode().split()) == 1, written.stdout  # the bare id, no note
