@@ -9,6 +9,7 @@ reached or timed out; 130 Ctrl-C.
 from __future__ import annotations
 
 import argparse
+import codecs
 import contextlib
 import os
 import sys
@@ -506,6 +507,29 @@ def _closed_streams() -> None:
         sys.stdout = open(os.devnull, "w")
     if sys.stderr is None:
         sys.stderr = open(os.devnull, "w")
+    # A stdout whose encoding cannot hold every character (a latin-1 locale, PYTHONIOENCODING):
+    # what it cannot hold is written as JSON's own escape (\u2603), so that --json output stays
+    # valid JSON with the exact text and human output shows an escape, not a traceback.
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    if codecs.lookup(encoding).name != "utf-8" and hasattr(sys.stdout, "reconfigure"):
+        codecs.register_error("ragixctl-json-escape", _json_escape_error)
+        sys.stdout.reconfigure(errors="ragixctl-json-escape")
+
+
+def _json_escape_error(err: UnicodeError) -> tuple[str, int]:
+    """Characters an encoding cannot hold, as JSON \\u escapes (a surrogate pair past U+FFFF);
+    in JSON output such a character can only be inside a string, where the escape means it."""
+    if not isinstance(err, UnicodeEncodeError):
+        raise err
+    escaped = []
+    for char in err.object[err.start:err.end]:
+        code = ord(char)
+        if code > 0xFFFF:
+            code -= 0x10000
+            escaped.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
+        else:
+            escaped.append(f"\\u{code:04x}")
+    return "".join(escaped), err.end
 
 
 def _main(argv: list[str] | None) -> int:

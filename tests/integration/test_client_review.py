@@ -158,3 +158,21 @@ def test_a_closed_standard_error_never_sends_messages_to_standard_output(daemon)
     written = ctl_shell(daemon, "write --title T --content 'kept as is' --type nosuchtype 2>&-")
     assert written.returncode == 0 and written.stdout.decode().strip().startswith("MEM-")
     assert len(written.stdout.decode().split()) == 1, written.stdout  # the bare id, no note
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+def test_output_in_a_locale_that_cannot_hold_the_text_is_escaped_not_a_traceback(daemon, encoding):
+    """A stdout whose encoding cannot hold a stored title (PYTHONIOENCODING, a latin-1 locale):
+    a UnicodeEncodeError traceback before. --json stays valid JSON holding the exact text (JSON's
+    own \\u escapes); human output shows the characters as escapes."""
+    import json
+    written = daemon.client().write(title="snow \u2603 \U0001f600 caf\u00e9", content="winter")
+    env = {**os.environ, "PYTHONIOENCODING": encoding}
+    as_json = subprocess.run([*CTL, "--endpoint", daemon.endpoint, "--json", "read", written["id"]],
+                             capture_output=True, timeout=60, env=env)
+    assert as_json.returncode == 0 and b"Traceback" not in as_json.stderr, as_json.stderr
+    assert json.loads(as_json.stdout.decode(encoding))["items"][0]["title"] == "snow \u2603 \U0001f600 caf\u00e9"
+    human = subprocess.run([*CTL, "--endpoint", daemon.endpoint, "read", written["id"]],
+                           capture_output=True, timeout=60, env=env)
+    assert human.returncode == 0 and b"Traceback" not in human.stderr, human.stderr
+    assert b"\\u2603" in human.stdout
