@@ -485,6 +485,14 @@ def main(argv: list[str] | None = None) -> int:
         # tail): stop quietly, as other tools do.
         stdout_gone()
         return EXIT_OK
+    except OSError as err:
+        # Output that cannot be written (a full disk, a file size limit, an I/O error): one line,
+        # exit 1. Files ragixctl reads are said as usage errors where they are read.
+        where = f" ({err.filename})" if err.filename else ""
+        print(f"ragixctl: cannot write the output{where}: {err.strerror or err}", file=sys.stderr)
+        with contextlib.suppress(OSError):
+            stdout_gone()  # what is left in stdout's buffer must not fail again at exit
+        return EXIT_FAILED
     except KeyboardInterrupt:
         # Ctrl-C: one line, not a traceback. The daemon keeps what it had acknowledged (a pipe's
         # chunks written so far) and finishes a rebuild or verify it had begun.

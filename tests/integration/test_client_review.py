@@ -176,3 +176,22 @@ def test_output_in_a_locale_that_cannot_hold_the_text_is_escaped_not_a_traceback
                            capture_output=True, timeout=60, env=env)
     assert human.returncode == 0 and b"Traceback" not in human.stderr, human.stderr
     assert b"\\u2603" in human.stdout
+
+
+def test_output_that_cannot_be_written_is_one_line_and_leaves_no_partial_export(daemon, tmp_path):
+    """A full disk or a file size limit (here `ulimit -f 1`: 1 KiB) under stdout or `export -o`:
+    an OSError traceback before, and `export -o` left its `.partial` file behind."""
+    c = daemon.client()
+    for n in range(8):
+        c.write(title=f"note {n}", content=f"a memory long enough to fill a line of the export, number {n}")
+    backup = tmp_path / "backup.jsonl"
+    backup.write_text("the earlier backup\n")
+    ctl = f"{sys.executable} -m ragix_client.ctl --endpoint {daemon.endpoint}"
+    for command in (f"{ctl} export > {tmp_path / 'out.jsonl'}", f"{ctl} export -o {backup}",
+                    f"{ctl} --json search note > {tmp_path / 'hits.json'}"):
+        proc = subprocess.run(["bash", "-c", f"ulimit -f 1; {command}"], capture_output=True, timeout=60)
+        assert proc.returncode == 1, (command, proc.stderr)
+        assert b"Traceback" not in proc.stderr and b"File too large" in proc.stderr, (command, proc.stderr)
+        assert len(proc.stderr.decode().strip().splitlines()) == 1, proc.stderr
+    assert backup.read_text() == "the earlier backup\n"
+    assert not [p.name for p in tmp_path.iterdir() if p.name.endswith(".partial")]
