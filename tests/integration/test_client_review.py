@@ -195,3 +195,13 @@ def test_output_that_cannot_be_written_is_one_line_and_leaves_no_partial_export(
         assert len(proc.stderr.decode().strip().splitlines()) == 1, proc.stderr
     assert backup.read_text() == "the earlier backup\n"
     assert not [p.name for p in tmp_path.iterdir() if p.name.endswith(".partial")]
+
+
+def test_json_output_stays_utf8_when_an_argument_was_not(tmp_path):
+    """A path given in bytes that are not UTF-8 (here the endpoint's) is repeated in the error:
+    --json wrote its raw byte, so stdout was not UTF-8 and not JSON to a strict reader."""
+    import json
+    endpoint = b"ipc://" + bytes(tmp_path) + b"/\xff.sock"
+    proc = subprocess.run([*CTL, "--endpoint", endpoint, "--json", "status"], capture_output=True, timeout=60)
+    assert proc.returncode == 3 and b"Traceback" not in proc.stderr
+    assert json.loads(proc.stdout.decode("utf-8"))["error"]["code"] == "unavailable"
