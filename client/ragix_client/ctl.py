@@ -477,7 +477,7 @@ BODIES: dict[str, Callable[[Client, argparse.Namespace], tuple[Any, str]]] = {
 
 
 def main(argv: list[str] | None = None) -> int:
-    _closed_streams()
+    _prepare_streams()
     try:
         return _main(argv)
     except BrokenPipeError:
@@ -506,11 +506,12 @@ def stdout_gone() -> None:
     os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
-def _closed_streams() -> None:
-    """Started with stdout or stderr closed (`>&-`, `2>&-`): Python sets it to None, and
-    print(file=None) writes to stdout, so that stderr's lines would end up in the --json
-    output. A closed one is /dev/null instead: output nobody reads, as into a closed pipe.
-    A closed stdin stays None: reading it is said as a usage error (inputs.read_stdin)."""
+def _prepare_streams() -> None:
+    """Standard streams ragixctl can always write to. Started with stdout or stderr closed
+    (`>&-`, `2>&-`), Python sets it to None, and print(file=None) writes to stdout, so that
+    stderr's lines would end up in the --json output. A closed one is /dev/null instead:
+    output nobody reads, as into a closed pipe. A closed stdin stays None: reading it is said
+    as a usage error (inputs.read_stdin)."""
     if sys.stdout is None:
         sys.stdout = open(os.devnull, "w")
     if sys.stderr is None:
