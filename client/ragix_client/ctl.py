@@ -551,6 +551,8 @@ def _main(argv: list[str] | None) -> int:
     except UsageError as err:
         return _error(InvalidInput("command line", str(err)), "--json" in args)
     if ns.command is None:
+        if ns.json:  # the documented error shape on stdout, not the help text
+            return _error(InvalidInput("command line", "give a command (ragixctl --help lists them)"), True)
         parser.print_help()
         return EXIT_USAGE
     if ns.command in LOCAL_COMMANDS:

@@ -205,3 +205,15 @@ def test_json_output_stays_utf8_when_an_argument_was_not(tmp_path):
     proc = subprocess.run([*CTL, "--endpoint", endpoint, "--json", "status"], capture_output=True, timeout=60)
     assert proc.returncode == 3 and b"Traceback" not in proc.stderr
     assert json.loads(proc.stdout.decode("utf-8"))["error"]["code"] == "unavailable"
+
+
+def test_json_without_a_command_is_the_error_shape_not_the_help_text(capsys):
+    """README: with --json an error is printed on stdout as {"ok": false, "error": …}; a missing
+    command (exit 2, a usage error) printed the help text there instead."""
+    import json
+    from ragix_client import ctl
+    assert ctl.main(["--json"]) == 2
+    out, err = capsys.readouterr()
+    assert json.loads(out)["error"]["code"] == "invalid_input" and "--help" in err
+    assert ctl.main([]) == 2  # without --json: the help, as before
+    assert "usage: ragixctl" in capsys.readouterr().out
