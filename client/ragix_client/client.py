@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import os
 import socket
+import stat
 import threading
 import time
 import weakref
@@ -67,21 +68,42 @@ class Client:
     def __init__(self, endpoint: str | None = None, timeout: float = 30.0, *,
                  server_public_key: bytes | None = None, public_key: bytes | None = None,
                  secret_key: bytes | None = None, context: zmq.Context | None = None) -> None:
-        self.endpoint = check_endpoint(endpoint or os.environ.get("RAGIX_ENDPOINT") or paths.default_endpoint())
-        if not timeout > 0:
-            raise ConfigError(f"timeout must be a positive number of seconds, not {timeout}")
+        endpoint = endpoint or os.environ.get("RAGIX_ENDPOINT") or paths.default_endpoint()
+        if not isinstance(endpoint, str):
+            raise ConfigError(f"endpoint must be a string such as ipc:///path/to/ragixd.sock, not {endpoint!r}")
+        self.endpoint = check_endpoint(endpoint)
+        if not _positive(timeout):
+            raise ConfigError(f"timeout must be a positive number of seconds, not {timeout!r}")
         self.timeout = timeout
         self._max_message: int | None = None
         self.curve = (server_public_key, public_key, secret_key) if server_public_key else None
+        for name, key in zip(("server_public_key", "public_key", "secret_key"), self.curve or ()):
+            if not (isinstance(key, bytes) and len(key) in (32, 40)):  # raw, or Z85 text as bytes
+                raise ConfigError(f"{name} must be a CURVE key: 32 bytes, or its 40-character Z85 text as bytes "
+                                  f"(ragixd.curve.load_keys reads a key file), not {_kind(key)}")
         if self.endpoint.startswith("tcp://") and self.curve is None:
             raise ConfigError(f"{self.endpoint} is a CURVE endpoint: give the daemon's public key "
                               "(ragixctl --server-key NAME.key, or server_public_key=) and this client's "
                               "key pair (--client-key NAME.key_secret)", endpoint=self.endpoint)
         self.ctx = context or zmq.Context.instance()
-        self._local = threading.local()
         self._ids = itertools.count(1)
+        self._fresh_sockets()
+
+    def _fresh_sockets(self) -> None:
+        """No socket yet: each thread opens its own at its first call."""
+        self._pid = os.getpid()
+        self._local = threading.local()
         self._conns: weakref.WeakSet[_Conn] = weakref.WeakSet()  # every thread's, for close()
         self._lock = threading.Lock()
+
+    def _check_fork(self) -> None:
+        """In a child process after fork(), the parent's context and sockets are unusable (their
+        I/O thread stayed in the parent: a call on them hung for ever, past any time-out). The
+        child forgets them without closing them (pyzmq does nothing for a socket of another
+        process; the parent's stay the parent's) and opens its own."""
+        if os.getpid() != self._pid:
+            self.ctx = zmq.Context.instance()  # pyzmq makes a new one in a new process
+            self._fresh_sockets()
 
     # -- transport ---------------------------------------------------------------------------
 
@@ -114,10 +136,11 @@ class Client:
         """Send one request and wait for its answer; raise the server's error as an exception.
         When the time-out runs out and `keep_waiting()` says the daemon is still at the work
         (a rebuild reporting progress), wait another time-out."""
+        self._check_fork()
         self._check_socket_file()
         req_id = next(self._ids)
         message = _encode({"v": PROTOCOL_VERSION, "id": req_id, "op": op, "args": args or {}})
-        if timeout is not None and not (isinstance(timeout, (int, float)) and timeout > 0):
+        if timeout is not None and not _positive(timeout):
             raise ConfigError(f"timeout must be a positive number of seconds, not {timeout!r}")
         if len(message) > CHECKED_ABOVE and op != "status":
             self._check_size(op, len(message))
@@ -188,8 +211,20 @@ class Client:
                           f"{HANDSHAKE_REFUSED[event]}", op=op, handshake="refused")
 
     def _check_socket_file(self) -> None:
-        """Fail at once, not after the time-out, when an ipc endpoint has no socket at all."""
-        if self.endpoint.startswith("ipc://") and not os.path.exists(self.endpoint[len("ipc://"):]):
+        """Fail at once, not after the time-out, when an ipc endpoint has no socket at all, or
+        names something that is no socket (a directory, a plain file: a wrong --endpoint)."""
+        if not self.endpoint.startswith("ipc://"):
+            return
+        path = self.endpoint[len("ipc://"):]
+        try:
+            mode = os.stat(path).st_mode
+        except OSError:
+            mode = None
+        if mode is not None and not stat.S_ISSOCK(mode):
+            what = "a directory" if stat.S_ISDIR(mode) else "a regular file" if stat.S_ISREG(mode) else "a file"
+            raise ConfigError(f"endpoint {self.endpoint} is not a socket: {path} is {what}; give the daemon's "
+                              f"socket file (by default {paths.default_endpoint()})", endpoint=self.endpoint)
+        if mode is None:
             raise Unavailable(f"ragixd is not running at {self.endpoint} (no socket there); "
                               "start it with `ragixd` or `make run` (a daemon just started opens its "
                               "socket once its policy is compiled: up to ~20 s on a first start), or, if "
@@ -293,7 +328,8 @@ class Client:
 
     def follow(self, after: int | None = None, idle: float | None = None,
                check_every: float = 1.0,
-               on_pause: Callable[[RagixError | None], None] | None = None) -> Iterator[dict[str, Any]]:
+               on_pause: Callable[[RagixError | None], None] | None = None,
+               until: Callable[[], bool] | None = None) -> Iterator[dict[str, Any]]:
         """Every committed event after seq `after` (None: from now on), in seq order, each
         once: the stored ones first, then the live stream, with what the stream misses (a
         subscription not yet in effect, events dropped for a slow reader) read back from the
@@ -302,7 +338,9 @@ class Client:
         A daemon that stops answering (restarted, stopped for a while) is waited for, not an
         error: the log is read again every `check_every` seconds until it answers, and the
         stream resumes where it was. `on_pause(error)` is told when the waiting starts and
-        `on_pause(None)` when the daemon answers again."""
+        `on_pause(None)` when the daemon answers again. `until()`, asked whenever the stream
+        has been quiet for `check_every` seconds, stops it when it says True (ragixctl tail:
+        its reader went away)."""
         from .follow import in_order
 
         sock, head = self._subscriber(("",))  # subscribed before the log is read: nothing falls between
@@ -313,9 +351,12 @@ class Client:
             def quiet_for() -> float:
                 return time.monotonic() - given[0]
 
+            def over() -> bool:
+                return (idle is not None and quiet_for() >= idle) or (until is not None and until())
+
             def live() -> Iterator[dict[str, Any] | None]:
                 while True:
-                    if idle is not None and quiet_for() >= idle:
+                    if over():
                         return
                     wait = check_every if idle is None else min(check_every, idle - quiet_for())
                     if sock.poll(max(1, int(wait * 1000))):
@@ -336,7 +377,7 @@ class Client:
                         if not paused and on_pause is not None:
                             on_pause(err)
                         paused = True
-                        if idle is not None and quiet_for() >= idle:
+                        if over():
                             raise _FollowIdle from None
                         time.sleep(check_every)
                         continue
@@ -357,6 +398,7 @@ class Client:
         """Close every thread's socket; a later call opens a new one. A socket in the middle of
         another thread's call is closed by that thread when its call ends (a ZeroMQ socket is
         not to be closed under the thread using it): the call is answered or times out as usual."""
+        self._check_fork()  # a child's close() leaves the parent's sockets to the parent
         with self._lock:
             conns = list(self._conns)
             self._conns.clear()
@@ -375,7 +417,7 @@ class Client:
 
 
 class _FollowIdle(Exception):
-    """follow(): the daemon stayed unreachable for longer than the idle time."""
+    """follow(): the daemon stayed unreachable for longer than the idle time (or until() said stop)."""
 
 
 class _Conn:
@@ -394,14 +436,26 @@ class _Conn:
         self.poller.register(sock, zmq.POLLIN)
         if monitor is not None:
             self.poller.register(monitor, zmq.POLLIN)
-        self.close = weakref.finalize(self, _close, sock, monitor)  # runs once, whoever calls first
+        self.close = weakref.finalize(self, _close, sock, monitor, os.getpid())  # runs once, whoever calls first
 
 
-def _close(sock: zmq.Socket, monitor: zmq.Socket | None) -> None:
+def _close(sock: zmq.Socket, monitor: zmq.Socket | None, pid: int) -> None:
+    if os.getpid() != pid:  # a child after fork() forgetting its parent's socket: the parent's to close
+        return
     if monitor is not None:
         sock.disable_monitor()
         monitor.close(linger=0)
     sock.close(linger=0)
+
+
+def _kind(value: Any) -> str:
+    """What a value is, said without its contents (a secret key is never repeated)."""
+    return f"{len(value)} bytes" if isinstance(value, bytes) else "None" if value is None else type(value).__name__
+
+
+def _positive(timeout: Any) -> bool:
+    """A time-out in seconds: a number above 0 (a bool is no number of seconds; NaN is not above 0)."""
+    return isinstance(timeout, (int, float)) and not isinstance(timeout, bool) and timeout > 0
 
 
 def _encode(request: dict[str, Any]) -> bytes:

@@ -9,6 +9,7 @@ reached or timed out; 130 Ctrl-C.
 from __future__ import annotations
 
 import argparse
+import codecs
 import contextlib
 import os
 import sys
@@ -476,18 +477,68 @@ BODIES: dict[str, Callable[[Client, argparse.Namespace], tuple[Any, str]]] = {
 
 
 def main(argv: list[str] | None = None) -> int:
+    _prepare_streams()
     try:
         return _main(argv)
     except BrokenPipeError:
-        # Whoever read the output went away (`| head`): stop quietly, as other tools do, with
-        # stdout pointed at /dev/null so that the interpreter's final flush raises nothing.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        # Whoever read the output went away (`| head`) while a command streamed it (export,
+        # tail): stop quietly, as other tools do.
+        stdout_gone()
         return EXIT_OK
+    except OSError as err:
+        # Output that cannot be written (a full disk, a file size limit, an I/O error): one line,
+        # exit 1. Files ragixctl reads are said as usage errors where they are read.
+        where = f" ({err.filename})" if err.filename else ""
+        print(f"ragixctl: cannot write the output{where}: {err.strerror or err}", file=sys.stderr)
+        with contextlib.suppress(OSError):
+            stdout_gone()  # what is left in stdout's buffer must not fail again at exit
+        return EXIT_FAILED
     except KeyboardInterrupt:
         # Ctrl-C: one line, not a traceback. The daemon keeps what it had acknowledged (a pipe's
         # chunks written so far) and finishes a rebuild or verify it had begun.
         print("\nragixctl: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+
+
+def stdout_gone() -> None:
+    """The reader of stdout went away: stdout is pointed at /dev/null, so that what is still
+    printed, and the interpreter's final flush, raise nothing."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def _prepare_streams() -> None:
+    """Standard streams ragixctl can always write to. Started with stdout or stderr closed
+    (`>&-`, `2>&-`), Python sets it to None, and print(file=None) writes to stdout, so that
+    stderr's lines would end up in the --json output. A closed one is /dev/null instead:
+    output nobody reads, as into a closed pipe. A closed stdin stays None: reading it is said
+    as a usage error (inputs.read_stdin)."""
+    if sys.stdout is None:
+        sys.stdout = open(os.devnull, "w")
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w")
+    # A stdout whose encoding cannot hold every character (a latin-1 locale, PYTHONIOENCODING):
+    # what it cannot hold is written as JSON's own escape (\u2603), so that --json output stays
+    # valid JSON with the exact text and human output shows an escape, not a traceback.
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    if codecs.lookup(encoding).name != "utf-8" and hasattr(sys.stdout, "reconfigure"):
+        codecs.register_error("ragixctl-json-escape", _json_escape_error)
+        sys.stdout.reconfigure(errors="ragixctl-json-escape")
+
+
+def _json_escape_error(err: UnicodeError) -> tuple[str, int]:
+    """Characters an encoding cannot hold, as JSON \\u escapes (a surrogate pair past U+FFFF);
+    in JSON output such a character can only be inside a string, where the escape means it."""
+    if not isinstance(err, UnicodeEncodeError):
+        raise err
+    escaped = []
+    for char in err.object[err.start:err.end]:
+        code = ord(char)
+        if code > 0xFFFF:
+            code -= 0x10000
+            escaped.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
+        else:
+            escaped.append(f"\\u{code:04x}")
+    return "".join(escaped), err.end
 
 
 def _main(argv: list[str] | None) -> int:
@@ -500,6 +551,8 @@ def _main(argv: list[str] | None) -> int:
     except UsageError as err:
         return _error(InvalidInput("command line", str(err)), "--json" in args)
     if ns.command is None:
+        if ns.json:  # the documented error shape on stdout, not the help text
+            return _error(InvalidInput("command line", "give a command (ragixctl --help lists them)"), True)
         parser.print_help()
         return EXIT_USAGE
     if ns.command in LOCAL_COMMANDS:
@@ -523,14 +576,14 @@ def _main(argv: list[str] | None) -> int:
         if ns.json:  # the documented error shape; the items that were found travel in its details
             return _error(NotFound(f"{', '.join(missing)} not found", ids=missing,
                                    items=err.result["items"]), as_json=True)
-        _out(ns, err.result, render.render_items(err.result) if err.result["items"] else "")
+        _out_quietly(ns, err.result, render.render_items(err.result) if err.result["items"] else "")
         print(f"ragixctl: not found: {', '.join(missing)}", file=sys.stderr)
         return EXIT_FAILED
     except RagixError as err:
         return _error(err, ns.json)
     finally:
         client.close()
-    _out(ns, result, text)
+    _out_quietly(ns, result, text)
     if ns.command == "verify" and not result.get("ok"):
         return EXIT_FAILED
     if ns.command == "policy" and _policy_failed(ns, result):
@@ -581,9 +634,23 @@ def _out(ns: argparse.Namespace, result: Any, text: str | None) -> None:
     print(render.as_json(result) if ns.json else text)
 
 
+def _out_quietly(ns: argparse.Namespace, result: Any, text: str | None) -> None:
+    """_out, into a pipe that may be closed already (`| true`): read by nobody, the output is
+    dropped quietly, but the exit code still says how the command went (it was 0 whatever
+    happened, a failed verify or a missing id included)."""
+    try:
+        _out(ns, result, text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        stdout_gone()
+
+
 def _error(err: RagixError, as_json: bool = False) -> int:
     if as_json:  # a script reading --json output gets the failure in the same form
-        print(render.as_json({"ok": False, "error": err.to_wire()}))
+        try:
+            print(render.as_json({"ok": False, "error": err.to_wire()}), flush=True)
+        except BrokenPipeError:  # nobody reads stdout: the line below and the exit code still say it
+            stdout_gone()
     print(f"ragixctl: {err.code}: {err.message}", file=sys.stderr)
     if isinstance(err, (Unavailable, Timeout)):
         return EXIT_UNAVAILABLE

@@ -141,13 +141,18 @@ def export(c: Client, ns) -> tuple[Any, str]:
     finally:
         if drawn is not None:
             drawn.clear()
-        if out is not sys.stdout:
-            out.close()
-        if paths is not None:
-            if complete:
-                os.replace(*paths)
-            else:
-                os.unlink(paths[0])
+        try:
+            if out is not sys.stdout:
+                out.close()  # may fail too (a full disk): what it could not write is not complete
+        except OSError:
+            complete = False
+            raise
+        finally:
+            if paths is not None:
+                if complete:
+                    os.replace(*paths)
+                else:
+                    os.unlink(paths[0])
     result = {"exported": count, "tier": ns.tier, "output": ns.output or "-"}
     return result, (f"exported {count} items at {ns.tier} to {ns.output}" if out is not sys.stdout else None)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import select
 import sys
 from pathlib import Path
 
@@ -138,7 +139,7 @@ def tail(client: Client, ns: argparse.Namespace) -> int:
             if ns.from_seq > head:
                 print(f"ragixctl: --from {ns.from_seq} is past the last event (seq {head}): nothing is "
                       f"printed until events after seq {ns.from_seq} are committed", file=sys.stderr)
-        for event in client.follow(after=ns.from_seq, idle=ns.idle, on_pause=_say_pause):
+        for event in client.follow(after=ns.from_seq, idle=ns.idle, on_pause=_say_pause, until=_reader_gone):
             _print_event(ns, event)
             shown += 1
             if ns.count is not None and shown >= ns.count:
@@ -146,6 +147,18 @@ def tail(client: Client, ns: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     return 0  # an error is the caller's to report (exit code and --json shape like any command's)
+
+
+def _reader_gone() -> bool:
+    """Whether stdout is a pipe (or socket) whose reader went away (`tail | head -1` once head
+    has its line): the kernel says so (POLLERR) without a write, so that a quiet stream, which
+    writes nothing, still ends then. A terminal or a file never says so."""
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), 0)  # no event asked: only errors and hang-ups come
+        return any(events & (select.POLLERR | select.POLLHUP) for _, events in poller.poll(0))
+    except (OSError, ValueError, AttributeError):  # no file descriptor (a test's captured stdout)
+        return False
 
 
 def _say_pause(err: Exception | None) -> None:

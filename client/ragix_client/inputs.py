@@ -17,6 +17,9 @@ def _decode(data: bytes, where: str) -> str:
 
 
 def read_stdin() -> str:
+    if sys.stdin is None:  # started with standard input closed (`<&-`)
+        raise InvalidInput("stdin", "standard input is closed: give the text on a pipe or from a file "
+                           "(< FILE), or as an option where there is one (--content, --file)")
     if sys.stdin.isatty():  # typed by hand, or forgotten: say what is awaited rather than hang
         print("ragixctl: reading standard input; end it with Ctrl-D", file=sys.stderr)
     return _decode(sys.stdin.buffer.read(), "stdin")

@@ -140,7 +140,9 @@ def _escape(match: re.Match[str]) -> str:
 # What json.dumps leaves raw that a terminal would obey (it escapes C0 itself): DEL, C1 and the
 # bidi controls, plus the line and paragraph separators. Written as \u escapes, the JSON is the
 # same to any parser and harmless on a screen.
-_JSON_RAW_CONTROLS = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+# Also lone surrogates: bytes that were not UTF-8 in an argument or a path, decoded as Python
+# does (surrogateescape), would be written raw and make the output no longer UTF-8.
+_JSON_RAW_CONTROLS = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff]")
 
 
 def _json_escape(match: re.Match[str]) -> str:
