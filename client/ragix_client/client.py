@@ -191,9 +191,7 @@ class Client:
                     continue  # a monitor event that is no refusal
                 # A fresh socket next time: a late answer must not be taken for another's.
                 self._reset()
-                hint = ("is the daemon running, and are --server-key and --client-key the right keys?"
-                        if self.curve else "is the daemon running? try `ragixd` or `make run`")
-                raise Timeout(f"no answer from ragixd at {self.endpoint} for {op} ({hint})", op=op)
+                raise Timeout(f"no answer from ragixd at {self.endpoint} for {op} ({self._timeout_hint(op)})", op=op)
             answer = self._decode(sock.recv())
             if answer.get("id") != req_id and answer.get("id") is not None:
                 continue  # a stale answer to an earlier request that timed out
@@ -251,6 +249,16 @@ class Client:
             pass  # anything else (permissions, path too long): let ZeroMQ report it
         finally:
             probe.close()
+
+    def _timeout_hint(self, op: str) -> str:
+        """What a time-out leaves the caller to check: the daemon and its keys, and for a command
+        that it may have been done all the same (a busy daemon commits it after the time-out)."""
+        hint = ("is the daemon running, and are --server-key and --client-key the right keys?"
+                if self.curve else "is the daemon running? try `ragixd` or `make run`")
+        spec = BY_NAME.get(op)
+        if spec is None or spec.kind == COMMAND:
+            hint += "; whether it was done is unknown: check before sending it again"
+        return hint
 
     def _check_alive(self, op: str) -> None:
         """While an answer is awaited: an ipc socket file that nobody listens on any more means

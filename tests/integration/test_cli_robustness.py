@@ -480,3 +480,24 @@ def test_pipe_skips_a_file_whose_name_is_not_utf8_and_ingests_the_rest(daemon, c
     assert code == 1 and "Kiln firings run on Sundays." in out
     assert "caf\\xe9.md is not UTF-8: not ingested" in err
     assert daemon.client().stats()["items"] == 1
+
+
+def test_a_time_out_on_a_command_says_it_may_have_been_done_and_on_a_query_does_not(tmp_path):
+    import zmq
+
+    from ragixd.errors import Timeout
+    silent = zmq.Context.instance().socket(zmq.ROUTER)  # takes each request and never answers
+    endpoint = f"ipc://{tmp_path / 'silent.sock'}"
+    silent.bind(endpoint)
+    client = Client(endpoint, timeout=0.3)
+    try:
+        with pytest.raises(Timeout) as on_write:
+            client.write(title="t", content="c")
+        with pytest.raises(Timeout) as on_search:
+            client.search("c")
+    finally:
+        client.close()
+        silent.close(linger=0)
+    assert "whether it was done is unknown" in on_write.value.message
+    assert "whether it was done" not in on_search.value.message
+    assert "is the daemon running" in on_search.value.message
