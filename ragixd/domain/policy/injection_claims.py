@@ -304,8 +304,9 @@ def _may_have_turn(text: str) -> bool:
     return False
 
 
-_TURN_GATES = ("assistant", "ai:", "ai\n", "bot:", "bot\n", "gpt:", "gpt\n", "model:", "model\n", "ia:", "ia\n",
-               "ai :", "ia :", "bot :", "model :", "gpt :", "ai**")
+# Gates: a label and what ends it ("assistant:", "ai\n", "assistant**"), not the bare word.
+_TURN_GATES = tuple(f"{label}{end}" for label in ("assistant", "ai", "bot", "gpt", "model", "ia")
+                    for end in (":", " :", "\t:", "\n", " \n", "**"))
 
 
 def _fake_turn_compliance(text: str) -> bool:
