@@ -41,6 +41,35 @@ _QP_SIGN = re.compile(r"=\r?\n|=[0-9A-F]{2}[^\n]*=[0-9A-F]{2}")
 _QP_ESCAPE = re.compile(r"=([0-9A-F]{2})")
 
 
+# UTF-7 (RFC 2152): "+" then modified base64 of UTF-16 code units, ended by "-" or any other
+# character. ASCII letters so encoded start "+A" (their high byte is zero): `+AEk-gnore` is
+# "Ignore". A run counts where it starts a word or ends with "-" (inside a base64 blob a "+"
+# follows a base64 character and no "-" ends it), and only where it decodes to printable
+# ASCII: "+AED 20", "C++ and +1" and a key's base64 stay what they are.
+_UTF7_RUN = re.compile(r"(?<![A-Za-z0-9+/])\+(A[A-Za-z0-9+/]{2,256})-?|\+(A[A-Za-z0-9+/]{2,256})-")
+
+
+def has_utf7(text: str) -> bool:
+    """Whether `text` may hold a UTF-7 encoded run."""
+    return "+A" in text and _UTF7_RUN.search(text) is not None
+
+
+def _utf7(text: str) -> str:
+    """`text` with its UTF-7 runs decoded where they decode to printable ASCII."""
+    def one(m: re.Match[str]) -> str:
+        body = m.group(1) or m.group(2)
+        units = len(body) * 6 // 16
+        usable = -(-units * 16 // 6)  # base64 characters that make whole code units
+        try:
+            decoded = ("+" + body[:usable] + "-").encode("ascii").decode("utf-7")
+        except (UnicodeDecodeError, UnicodeEncodeError):
+            return m.group(0)
+        if not decoded or not decoded.isascii() or not decoded.isprintable():
+            return m.group(0)
+        return decoded + body[usable:]
+    return _UTF7_RUN.sub(one, text)
+
+
 def has_quoted_printable(text: str) -> bool:
     """Whether `text` shows a quoted-printable sign (a soft line break, or two escapes on a line)."""
     return "=" in text and _QP_SIGN.search(text) is not None
@@ -141,6 +170,10 @@ def decoded_views(text: str) -> list[str]:
         # Quoted-printable (a mail's body): `=3D` for '=', a line ending in '=' continued on the
         # next; read once decoded when it holds a soft break or two escapes.
         decoded = _quoted_printable(text)
+        if decoded != text:
+            out.append(decoded[:MAX_DECODED_CHARS])
+    if has_utf7(text):
+        decoded = _utf7(text)
         if decoded != text:
             out.append(decoded[:MAX_DECODED_CHARS])
     if "&" in text and _ENTITY.search(text):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from .injection_claims import claim_rules
 from .injection_jailbreaks import jailbreak_rules
 from .injection_personas import persona_rules
 from .injection_phrases import phrase_rules
@@ -416,7 +417,7 @@ _MEMORY_MARKER = re.compile(r"\[\s*/\s*memory\s*\]|\[\s*memory\s*:[^\]\n]{0,400}
 
 def injection_rules() -> list[Rule]:
     """Every built-in injection rule."""
-    return phrase_rules() + request_rules() + tool_rules() + jailbreak_rules() + tactic_rules() + persona_rules() + [
+    return phrase_rules() + request_rules() + tool_rules() + jailbreak_rules() + tactic_rules() + persona_rules() + claim_rules() + [
         Rule(id="injection.chat_markup", kind=INJECTION, family="fake_markup",
              description="contains chat-template, role or tool-call markup", pattern=_MARKUP,
              view="lower", anchors=_MARKUP_ANCHORS, window=(20, 60), needles=_MARKUP_GATES),

@@ -183,3 +183,29 @@ def spaced_words(text: str) -> str:
         else:
             windows.append((lo, hi))
     return _WORD_JOINER.sub(" ", "\n".join(source[lo:hi] for lo, hi in windows))
+
+
+# A key or password spelt one character at a time (`s k _ l i v e _ …`, `password is S M K s % 0
+# …`): eight or more single characters, each followed by one space, read with the spaces taken
+# out, with what leads to them on their line. Such a run puts seven spaces in a row among the
+# characters of one parity (`text[1::2]` or `text[::2]`): two slices and two substring tests
+# rule most texts out (a search for the run's shape in a translated text is 3x dearer, its
+# partial matches being at every space); the rest are read in the text's bytes with every
+# non-space character read as "a".
+_SPELL_CLASSES = bytes(0x20 if c == 0x20 else 0x0A if chr(c).isspace() else 0x61 for c in range(256))
+_SPELL_RUN = re.compile(rb"(?<= )a(?: a){7,}(?= )")
+_SPELL_CONTEXT = 80  # characters kept before a run, on its line
+
+
+def spelled_out(text: str) -> str:
+    """Each run of eight or more single characters separated by single spaces, joined, after
+    up to 80 characters of its line, one a line; "" when there is none."""
+    if "       " not in text[1::2] and "       " not in text[::2]:
+        return ""
+    classes = b" " + text.encode("ascii", "replace").translate(_SPELL_CLASSES) + b" "
+    out: list[str] = []
+    for m in _SPELL_RUN.finditer(classes):
+        a, b = m.start() - 1, m.end() - 1  # positions in the text (one byte was prepended)
+        lo = max(a - _SPELL_CONTEXT, text.rfind("\n", max(0, a - _SPELL_CONTEXT), a) + 1)
+        out.append(text[lo:a] + text[a:b].replace(" ", ""))
+    return "\n".join(out)

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .decode import decoded_views, has_quoted_printable
+from .decode import decoded_views, has_quoted_printable, has_utf7
 from .literals import LiteralScanner
 from .native import NativePrefilter, Scan, available
 from .normalize import normalize, prose_of_lower
-from .rejoin import JOINABLE_RULES, joined_lines, spaced_words
+from .rejoin import JOINABLE_RULES, joined_lines, spaced_words, spelled_out
 from .rules import INJECTION, LONG_TOKEN, Rule
 from .secret_rules import strip_public_blocks
 
@@ -160,7 +160,7 @@ class RuleIndex:
         "spaced": the injection rules on punctuation-joined words), or None when there are
         none. Built on first use, without the native prefilter: these views are short."""
         if name not in self._subsets:
-            if name == "joined":
+            if name in ("joined", "spelled"):
                 rules = [r for r in self.rules if r.id in JOINABLE_RULES]
             else:
                 rules = [r for r in self.rules if r.kind == INJECTION]
@@ -205,7 +205,7 @@ class RuleIndex:
         to decode there either), nothing percent- or entity-encoded, no gate literal in any
         view and no prefilter passing. The common case for prose; one literal scan decides,
         and its answer is kept on `views` for the rules when it does not."""
-        if views.long or "%" in normalized or "&" in normalized:
+        if views.long or "%" in normalized or "&" in normalized or "+A" in normalized:
             return False
         if self._native_other(views) is not None:
             # Quiet when every rule left has a prefilter and none passes.
@@ -314,6 +314,11 @@ def _undone_splits(index: RuleIndex, normalized: str) -> list[tuple[RuleIndex, s
         rules = index.subset("joined")
         if rules is not None:
             out.append((rules, joined))
+    spelled = spelled_out(normalized)
+    if spelled:
+        rules = index.subset("spelled")
+        if rules is not None:
+            out.append((rules, spelled))
     spaced = spaced_words(normalized)
     if spaced:
         rules = index.subset("spaced")
@@ -340,7 +345,7 @@ def scan(index: RuleIndex, text: str, first_only: bool = False) -> list[tuple[Ru
                 return found
     if quiet:
         return found
-    whole = "%" in normalized or "&" in normalized or has_quoted_printable(normalized)
+    whole = "%" in normalized or "&" in normalized or has_quoted_printable(normalized) or has_utf7(normalized)
     encoded = views.long + ("\n" + normalized if whole else "")
     decoded = decoded_views(encoded) if encoded else ()
     if decoded:

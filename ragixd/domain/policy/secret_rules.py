@@ -22,6 +22,7 @@ from .assignments import (
 from .decode import readable_base64
 from .providers import finder, provider_rules
 from .rules import SECRET, Rule
+from .secret_context import context_rules
 from .secret_files import file_rules
 from .secret_layouts import layout_rules
 from .values import (
@@ -366,4 +367,4 @@ def structural_rules() -> list[Rule]:
 def secret_rules() -> list[Rule]:
     """Every built-in secret rule: provider formats first, then structural detectors, then the
     layouts no prefix announces (secret_layouts.py)."""
-    return provider_rules() + structural_rules() + layout_rules() + file_rules()
+    return provider_rules() + structural_rules() + layout_rules() + file_rules() + context_rules()
