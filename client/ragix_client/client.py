@@ -230,8 +230,12 @@ class Client:
                               endpoint=self.endpoint)
 
     def _check_listening(self) -> None:
-        """An ipc socket file that nobody listens on (a daemon that was killed) is said at once:
-        ZeroMQ would retry quietly until the time-out."""
+        """An ipc socket file that nobody listens on (a daemon that was killed), or a TCP port
+        that refuses connections (no daemon there), is said at once: ZeroMQ would retry quietly
+        until the time-out."""
+        if self.endpoint.startswith("tcp://"):
+            self._check_port()
+            return
         if not self.endpoint.startswith("ipc://"):
             return
         path = self.endpoint[len("ipc://"):]
@@ -250,6 +254,19 @@ class Client:
         finally:
             probe.close()
 
+    def _check_port(self) -> None:
+        host, _, port = self.endpoint[len("tcp://"):].rpartition(":")
+        host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+        try:
+            probe = socket.create_connection((host, int(port)), timeout=1.0)
+        except ConnectionRefusedError:
+            raise Unavailable(f"ragixd is not running at {self.endpoint} (the port refuses connections); "
+                              "start the daemon that serves it (its tcp_endpoint in ragixd.toml), or check "
+                              "the address", endpoint=self.endpoint) from None
+        except (OSError, ValueError):
+            return  # anything else (a name that does not resolve, a slow network): let ZeroMQ report it
+        probe.close()
+
     def _timeout_hint(self, op: str) -> str:
         """What a time-out leaves the caller to check: the daemon and its keys, and for a command
         that it may have been done all the same (a busy daemon commits it after the time-out)."""
@@ -265,8 +282,6 @@ class Client:
         the daemon died (killed, crashed) and will never answer; said at once. A daemon that
         stops cleanly removes its socket first and answers what it holds (`busy`), so a socket
         file that is gone is waited on as before."""
-        if not self.endpoint.startswith("ipc://"):
-            return
         try:
             self._check_listening()
         except Unavailable:

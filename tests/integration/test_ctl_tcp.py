@@ -102,3 +102,22 @@ def test_a_write_quarantined_for_a_caller_below_full_trust_says_so_on_stderr(tcp
                              "write", "--title", "Standup", "--content", "The standup moved to 9:30.")
     assert code == 0 and re.fullmatch(r"MEM-\w+\n", out)  # stdout keeps its bare id
     assert "was quarantined (tier stm, unverified, expires" in err and out.strip() in err
+
+
+def test_a_port_where_nothing_listens_is_said_at_once_not_after_the_time_out(tcp, capsys):
+    from ragixd.curve import load_keys
+    from ragixd.errors import Unavailable
+    _endpoint, keys, _daemon = tcp
+    nobody = f"tcp://127.0.0.1:{free_port()}"
+    code, out, err = tcp_run(capsys, nobody, "--server-key", str(keys / "server.key"),
+                             "--client-key", str(keys / "laptop.key_secret"), "status")
+    assert code == 3 and "not running" in err and "refuses connections" in err, err
+    server_public = load_keys(keys / "server.key")[0]
+    public, secret = load_keys(keys / "laptop.key_secret")
+    from ragix_client import Client
+    client = Client(nobody, timeout=120, server_public_key=server_public, public_key=public, secret_key=secret)
+    try:
+        with pytest.raises(Unavailable):  # long before its 120 s time-out: the refused connection says it
+            client.search("anything")
+    finally:
+        client.close()
