@@ -245,6 +245,8 @@ def test_named_key_with_its_value_is_refused() -> None:
     "access token 00000000000000000000000000000000",
     "client secret xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
     "The token is valid for one hour; request a new one with the refresh endpoint.",
+    # an OpenPGP fingerprint: a public key's name
+    "Release signing key B42F6819007F00F88E364FD4036A9C25BF357DD4",
 ])
 def test_named_key_look_alikes_are_accepted(text: str) -> None:
     accepted(text)
@@ -255,7 +257,9 @@ def test_admin_password_with_its_host_is_refused() -> None:
                  "ssh into the box as root:" + password() + " then restart nginx",
                  "box 192.168.7.20 admin:" + password(),
                  "backup NAS -> root:" + password(),
-                 "root:" + password() + " @ db01.internal"]:
+                 "root:" + password() + " @ db01.internal",
+                 "database login postgres:" + password(),
+                 "ssh root:16.2-alpine3.19 on 10.0.4.12"]:  # a tag's shape is no image's for root
         refused_by(text, "secret.admin_pair_host")
 
 
@@ -268,6 +272,10 @@ def test_admin_password_with_its_host_is_refused() -> None:
     "server admin:admin on 10.0.0.1 is the factory default we must change",
     "server root:changeme on 10.0.0.1",
     "box root:******** on 10.0.0.2",
+    # container images and their tags, next to a host or an access word
+    "Start the database with: docker run -d --name db postgres:16.2-alpine3.19",
+    "On the build server we pin the image to jenkins:2.426.1-lts-jdk17 for now.",
+    "The VM image is ubuntu:jammy-20240227 on 10.0.4.12",
 ])
 def test_admin_pair_look_alikes_are_accepted(text: str) -> None:
     accepted(text)

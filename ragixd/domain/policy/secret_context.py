@@ -76,9 +76,16 @@ _NAMED_GATES = tuple(f"{prefix}{sep}{word}" for prefix in _NAME_PREFIXES for sep
                      for word in _NAMED_WORDS)
 
 
-def _accept_named_token(match: re.Match[str]) -> bool:
+# An OpenPGP fingerprint (40 hex digits, printed upper case) named a "signing key": a public
+# key's name (`Release signing key B42F…7DD4`), as apt and release pages give it, not a secret.
+_FINGERPRINT = re.compile(r"[0-9A-F]{40}")
+
+
+def _accept_named_token(match: re.Match[str], prefix: str = "") -> bool:
     body = match.group("body")
     if is_placeholder(body) or body.lower() in _EXAMPLE_UUIDS:
+        return False
+    if prefix.startswith("signing") and _FINGERPRINT.fullmatch(body):
         return False
     compact = body.replace("-", "")
     if len(compact) >= 32 and all(c in "0123456789abcdefABCDEF" for c in compact):
@@ -93,9 +100,10 @@ def _named_tokens(text: str) -> bool:
     for word in _NAMED_WORDS:
         at = lower.find(word)
         while at != -1:
-            if _NAME_PREFIX.search(lower, max(0, at - 13), at):
+            named = _NAME_PREFIX.search(lower, max(0, at - 13), at)
+            if named:
                 match = _NAMED_VALUE.match(text, at + len(word), at + len(word) + 180)
-                if match is not None and _accept_named_token(match):
+                if match is not None and _accept_named_token(match, named.group()):
                     return True
             at = lower.find(word, at + len(word))
     return False
@@ -115,10 +123,33 @@ _ACCESS_BEFORE = re.compile(r"(?i)\b(?:server|serveur|ssh|sftp|ftp|telnet|rdp|vn
                             r"|credentials?|creds?|identifiants?)\b")
 
 
+# Users that are also container images' names, and a body shaped as an image's tag: lower case,
+# segments of letters (then digits) or of digits, the first a version or one a date stamp or a
+# variant (`postgres:16.2-alpine3.19`, `jenkins:2.426.1-lts-jdk17`, `ubuntu:jammy-20240227`).
+# With "database", "server" or "on 10.0.4.12" near, they are a deployment's image, not a login.
+_IMAGE_USERS = frozenset({"postgres", "ubuntu", "debian", "centos", "oracle", "jenkins", "kali"})
+_TAG_SEGMENT = re.compile(r"[a-z]+\d*|\d+")
+_TAG_VARIANTS = frozenset({"alpine", "slim", "lts", "jdk", "jre", "bookworm", "bullseye", "buster", "stretch",
+                           "trixie", "jammy", "focal", "noble", "bionic", "xenial", "latest", "stable", "rolling",
+                           "stream", "ubi", "windowsservercore", "nanoserver"})
+
+
+def _image_tag(user: str, body: str) -> bool:
+    if user.lower() not in _IMAGE_USERS:
+        return False
+    segments = re.split(r"[._-]", body)
+    if len(segments) < 2 or not all(_TAG_SEGMENT.fullmatch(s) for s in segments):
+        return False
+    return (segments[0].isdigit() or any(len(s) == 8 and s.isdigit() for s in segments)
+            or any(s.rstrip("0123456789") in _TAG_VARIANTS for s in segments))
+
+
 def _admin_pair_host(text: str) -> bool:
     for match in _ADMIN_PAIR.finditer(text):
         body = match.group("body")
         if body.lower() == match.group("user").lower() or is_placeholder(body):
+            continue
+        if _image_tag(match.group("user"), body):
             continue
         if not (looks_like_password(body) or looks_random(body)):
             continue
