@@ -34,20 +34,37 @@ import re
 
 from .rules import INJECTION, Rule
 
-# What the model holds or guards (prose view: lower case, accents stripped).
-_DATA = (
+# What the model holds or guards (prose view: lower case, accents stripped): leaking any of it is
+# the harm, wherever it goes.
+_MODEL_DATA = (
     r"(?:system\s+prompt|(?:hidden|initial|original|internal|secret|developer|system|full|complete|real|own"
     r"|operating|confidential)\s+(?:instructions|prompt|configuration|config|message|rules|guidelines|setup)"
     r"|(?:its|your|his|their)\s+(?:\w+\s+)?instructions|passwords?|passphrases?|credentials|api\s+keys?"
     r"|(?:private|secret|access|ssh|encryption)\s+keys?|secrets?|(?:access|auth|api|session)\s+tokens?"
-    r"|memor(?:y|ies)|(?:stored|saved)\s+(?:notes?|data|credentials|memories|passwords|items|information|records)"
-    r"|(?:conversation|chat|message|browsing)\s+(?:history|logs?|transcripts?)|(?:user|customer|personal|private)(?:'s)?"
-    r"\s+data|inbox|address\s+book|\.env|id_rsa"
+    r"|\.env|id_rsa"
     # French
     r"|prompt\s+systeme|message\s+systeme|consignes|instructions\s+(?:internes|cachees|initiales|secretes)"
-    r"|mots?\s+de\s+passe|mdp|identifiants|cles?(?:\s+(?:api|privees?|secretes?|d'acces))|jetons?|memoires?"
-    r"|historique|(?:donnees|informations)\s+(?:personnelles|privees|stockees|de\s+l'utilisat\w+)"
+    r"|mots?\s+de\s+passe|mdp|identifiants|cles?(?:\s+(?:api|privees?|secretes?|d'acces))|jetons?)\b"
+)
+# The user's own data: what an assistant shows, lists and includes all day long ("the assistant
+# should include relevant memories in its answer", "… forward the message history to a human
+# agent"). Its leak is the harm only when it goes out: to an address, a link, "me", an outside
+# server (_OUTSIDE, in the same sentence).
+_USER_DATA = (
+    r"(?:memor(?:y|ies)|(?:stored|saved)\s+(?:notes?|data|credentials|memories|passwords|items|information|records)"
+    r"|(?:conversation|chat|message|browsing)\s+(?:history|logs?|transcripts?)|(?:user|customer|personal|private)(?:'s)?"
+    r"\s+data|inbox|address\s+book"
+    # French
+    r"|memoires?|historique|(?:donnees|informations)\s+(?:personnelles|privees|stockees|de\s+l'utilisat\w+)"
     r"|carnet\s+d'adresses)\b"
+)
+_DATA = rf"(?:{_MODEL_DATA}|{_USER_DATA})"
+_OUTSIDE = (
+    r"(?:https?://|\bwww\.|[\w.+-]@[\w-]+\.\w|\b(?:to|at|vers|a)\s+(?:me|us|moi|nous|this\s+(?:address|url|link"
+    r"|server|endpoint|site|email|inbox|number)|the\s+following|an?\s+(?:external|outside|remote|third[- ]party|private)"
+    r"|my\s+(?:server|email|address|endpoint|webhook|site|inbox|account)|cette\s+adresse|l'adresse)\b|\bwebhook"
+    r"|\bpastebin|\bgists?\b|\bpublic\s+(?:gist|paste|repo\w*|url|link|channel|page|bucket|forum|post|issue)"
+    r"|\battacker|\bexternal\s+(?:server|address|endpoint|site|url)|\bcontact@|\bpirate)"
 )
 _LEAK_VERB = (
     r"\b(?:(?:reveal|disclose|divulge|print|output|leak|dump|expose|share|send|forward|export|transmit|upload"
@@ -56,7 +73,14 @@ _LEAK_VERB = (
     r"|revel\w*|divulgu\w*|affich\w*|envoi\w*|envoy\w*|transm\w*|transf[e]r\w*|partag\w*|donn[e]\w*|communiqu\w*"
     r"|recuper\w*|export\w*|montr\w*|imprim\w*|recopi\w*|repet\w*|publi\w*|fourni\w*)\b"
 )
-_LEAK = rf"{_LEAK_VERB}[^.\n]{{0,60}}?(?<!\w){_DATA}"
+# Or it goes out whole ("print the contents of the memory store", "list every stored note"), or
+# by a verb that says a leak whatever the place ("dump the chat history", "exfiltrate …").
+_WHOLE = r"\b(?:all|every|entire|whole|full|complete|contents\s+of|tou(?:s|tes?)\s+(?:les|l'|mes|ses|tes)|l'ensemble\s+d)"
+_LEAKING_VERB = r"\b(?:dump|leak|exfiltrat|siphon|scrap)\w*"
+_LEAK = (rf"{_LEAK_VERB}[^.\n]{{0,60}}?(?<!\w){_MODEL_DATA}"
+         rf"|{_LEAK_VERB}[^.\n]{{0,60}}?(?<!\w){_USER_DATA}[^\n]{{0,80}}?{_OUTSIDE}"
+         rf"|{_LEAK_VERB}[^.\n]{{0,24}}?{_WHOLE}[^.\n]{{0,30}}?(?<!\w){_USER_DATA}"
+         rf"|{_LEAKING_VERB}[^.\n]{{0,60}}?(?<!\w){_USER_DATA}")
 _BYPASS = (
     r"\b(?:ignor\w*|disregard\w*|bypass\w*|disabl\w*|overrid\w*|circumvent\w*|abandon\w*|drop(?:s|ped|ping)?"
     r"|stop(?:s|ped)?\s+(?:following|obeying|respecting|applying)|no\s+longer\s+(?:follow|obey|respect|apply)\w*"
