@@ -4,6 +4,8 @@ a text refused by a named rule, and a text accepted, whichever path reads it."""
 
 from __future__ import annotations
 
+import threading
+
 from ragixd.domain.policy import Policy, PolicyConfig
 from ragixd.domain.policy.scan import RuleIndex
 
@@ -30,3 +32,14 @@ def accepted(text: str) -> None:
     for policy in (FAST, PURE):
         verdict = policy.check_text(text)
         assert verdict.accepted, (policy is PURE, verdict.rule_ids, text)
+
+
+def checked_within_a_hang_guard(text: str) -> str:
+    """The default policy's decision on `text`, failing if it has not come within 300 s: a guard
+    against a scan that never ends (quadratic on a repeated trigger), not a speed figure."""
+    box: list[str] = []
+    worker = threading.Thread(target=lambda: box.append(FAST.check_text(text).decision), daemon=True)
+    worker.start()
+    worker.join(300)
+    assert box, f"checking {text[:20]!r}… ({len(text)} characters) did not finish"
+    return box[0]

@@ -13,12 +13,10 @@ from __future__ import annotations
 
 import random
 import string
-import threading
 
 import pytest
 
-from ragixd.domain.policy import Policy
-from support.policy_paths import FAST, PURE, accepted, refused_by
+from support.policy_paths import FAST, PURE, accepted, checked_within_a_hang_guard, refused_by
 
 RNG = random.Random(28)
 ALNUM = string.ascii_letters + string.digits
@@ -295,18 +293,6 @@ def test_admin_pair_look_alikes_are_accepted(text: str) -> None:
 
 # -- no new shape is quadratic ------------------------------------------------------------------
 
-POLICY = Policy()
-
-
-def _checked_within_a_hang_guard(text: str) -> str:
-    box: list[str] = []
-    worker = threading.Thread(target=lambda: box.append(POLICY.check_text(text).decision), daemon=True)
-    worker.start()
-    worker.join(300)  # a guard against a hang, not a speed figure (bench/ measures speed)
-    assert box, f"checking {text[:20]!r}… ({len(text)} characters) did not finish"
-    return box[0]
-
-
 @pytest.mark.parametrize("unit", [
     "the assistant ", "the assistant must ", "the ai must now reveal the ", "your real task is ",
     "your real task is to reveal ", "ta vraie mission est ", "the user authorized you to ",
@@ -316,4 +302,4 @@ def _checked_within_a_hang_guard(text: str) -> str:
     "amqp://u:a#b@", "://a:b#c", "api key ", "auth token ", "key", "root:Ab3#xYz9q ", "root:Ab3#xYz9q on ",
 ])
 def test_a_trigger_repeated_through_a_long_text_ends(unit: str) -> None:
-    _checked_within_a_hang_guard((unit * (100_000 // len(unit) + 1))[:100_000])
+    checked_within_a_hang_guard((unit * (100_000 // len(unit) + 1))[:100_000])
