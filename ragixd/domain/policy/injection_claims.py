@@ -31,6 +31,7 @@ text whatever it repeats.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from .rules import INJECTION, Rule
 
@@ -316,16 +317,23 @@ _GIVES_IN = re.compile(
     r"(?:[\w-]+\s+){0,3}?(?:system\s+prompt|instructions|prompt\s+systeme|consignes|developer\s+message"
     r"|configuration)\b(?=[^\n]{0,200}?\b(?:followed\s+by|then|and|also|et|ensuite|puis|plus)\b[^\n]{0,60}?"
     + _DATA + ")")
-def _may_have_turn(text: str) -> bool:
-    """A speaker's label at the start of a line (_TURN_AT)."""
+
+
+def _turns(text: str) -> Iterator[re.Match[str]]:
+    """Each speaker's label (_TURN_AT) at the start of a line: tried there only, not at every
+    position."""
     at = 0
     while at != -1:
-        if _TURN_AT.match(text, at) is not None:
-            return True
+        turn = _TURN_AT.match(text, at)
+        if turn is not None:
+            yield turn
         at = text.find("\n", at)
         if at != -1:
             at += 1
-    return False
+
+
+def _may_have_turn(text: str) -> bool:
+    return next(_turns(text), None) is not None
 
 
 # Gates: a label and what ends it ("assistant:", "ai\n", "assistant**"), not the bare word.
@@ -334,18 +342,11 @@ _TURN_GATES = tuple(f"{label}{end}" for label in ("assistant", "ai", "bot", "gpt
 
 
 def _fake_turn_compliance(text: str) -> bool:
-    # Labels stand at the start of a line: _TURN_AT is tried there only, not at every position.
-    at = 0
-    while at != -1:
-        turn = _TURN_AT.match(text, at)
-        if turn is not None:
-            end = min(len(text), turn.end() + 300)
-            nxt = _TURN_NEXT.search(text, turn.end(), end)
-            if _GIVES_IN.search(text, turn.end(), end if nxt is None else nxt.start()) is not None:
-                return True
-        at = text.find("\n", at)
-        if at != -1:
-            at += 1
+    for turn in _turns(text):
+        end = min(len(text), turn.end() + 300)
+        nxt = _TURN_NEXT.search(text, turn.end(), end)
+        if _GIVES_IN.search(text, turn.end(), end if nxt is None else nxt.start()) is not None:
+            return True
     return False
 
 
