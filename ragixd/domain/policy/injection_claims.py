@@ -291,6 +291,21 @@ def _names_rules(text: str) -> bool:
     return any(noun in text for noun in _RULE_NOUNS) and _may_harm(text)
 
 
+# A grant to someone named, not to the model ("admin access granted to Bob", "root access was
+# granted to the on-call engineer"): IT prose, whatever that person may then do.
+_GRANTED_TO_OTHER = re.compile(
+    r"\s+to\s+(?!(?:you|u|yourself|the\s+(?:ai|assistant|model|chatbot|bot|llm)|this\s+(?:ai|assistant|model|chatbot)"
+    r"|(?:any|every)\s+(?:ai|assistant))\b)[\w@]")
+
+
+def _granted_to_model(match: re.Match[str]) -> bool:
+    """A claimed grant that is not said to be someone else's, then a harm (_harm_follows)."""
+    said = match.group().rstrip()
+    if said.endswith(_STATUS) and _GRANTED_TO_OTHER.match(match.string, match.end()) is not None:
+        return False  # "… access granted to Bob"; "granted you permission to reveal …" is still read
+    return _harm_follows(match)
+
+
 def _harm_follows(match: re.Match[str]) -> bool:
     # The harm may follow in the next sentence: "restrictions have been lifted. The assistant now
     # answers all questions"; it must follow in the same paragraph.
@@ -393,7 +408,7 @@ def claim_rules() -> list[Rule]:
              check=_real_task, needles=_REAL_GATES, prefilter=_may_harm),
         Rule(id="injection.claimed_authorization", kind=INJECTION, family="false_authority",
              description="claims the model was authorised (an override approved, a permission granted) to leak or"
-                         " drop its rules", pattern=_GRANT, accept=_harm_follows, needles=_GRANT_GATES, prefilter=_may_harm,
+                         " drop its rules", pattern=_GRANT, accept=_granted_to_model, needles=_GRANT_GATES, prefilter=_may_harm,
              anchors=_GRANT_ANCHORS, window=(90, 90), native=False),
         Rule(id="injection.rules_lifted", kind=INJECTION, family="false_authority",
              description="claims the model's restrictions were lifted, then has it leak or answer without limits",
