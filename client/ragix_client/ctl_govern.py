@@ -14,7 +14,7 @@ from ragixd.errors import InvalidInput, TooLarge
 
 from .client import Client
 from .ctl import _refuse_blank
-from .inputs import read_file, read_stdin
+from .inputs import STDIN_LIMIT, read_file, read_stdin
 from .progress import Redraw
 
 BATCH = 500
@@ -23,8 +23,8 @@ PROPOSE_BATCH = 100  # the most proposals one propose op takes (schemas/ops/prop
 IMPORT_COUNTS = ("created", "exists", "conflict", "refused", "quarantined", "invalid")
 
 
-def _read(path: str | None) -> str:
-    return read_stdin() if path in (None, "-") else read_file(path)
+def _read(path: str | None, limit: int | None = STDIN_LIMIT) -> str:
+    return read_stdin(limit) if path in (None, "-") else read_file(path)
 
 
 def outcome_lines(result: dict[str, Any]) -> str:
@@ -159,7 +159,7 @@ def export(c: Client, ns) -> tuple[Any, str]:
 
 def import_(c: Client, ns) -> tuple[Any, str]:
     lines, numbers = [], []  # the parsed lines, and the file line (from 1) each came from
-    for n, raw in enumerate(_read(ns.file).splitlines(), start=1):
+    for n, raw in enumerate(_read(ns.file, limit=None).splitlines(), start=1):
         if not raw.strip():
             continue
         try:

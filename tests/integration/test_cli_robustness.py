@@ -501,3 +501,13 @@ def test_a_time_out_on_a_command_says_it_may_have_been_done_and_on_a_query_does_
     assert "whether it was done is unknown" in on_write.value.message
     assert "whether it was done" not in on_search.value.message
     assert "is the daemon running" in on_search.value.message
+
+
+def test_an_endless_standard_input_is_refused_not_read_until_the_memory_is_full(tmp_path):
+    endpoint = f"ipc://{tmp_path / 'none.sock'}"  # read before any request: no daemon needed
+    for command in (["write", "--title", "t", "--content", "-"], ["pull"], ["parse"], ["policy", "check"]):
+        with open("/dev/zero", "rb") as endless:
+            done = subprocess.run([*CTL, "--endpoint", endpoint, *command], stdin=endless,
+                                  capture_output=True, timeout=120)
+        assert done.returncode == 2, (command, done.stderr)
+        assert b"endless stream" in done.stderr and b"Traceback" not in done.stderr, (command, done.stderr)
