@@ -9,7 +9,8 @@ In one run, on the same ipc transport:
 - writes/s with 1, 4 and 16 concurrent clients, each a separate process writing sequentially
   (write, wait for the answer, write...), so that no client shares a GIL with another (they do
   share the machine's cores with the daemon); beside it, the Store's own rate in process with
-  groups of 16, the largest group 16 sequential clients can form (the ceiling);
+  groups of 16, the largest group 16 sequential clients can form (the ceiling), with SQLite's
+  own time per item (one writer: its rate bounds any daemon's) and the clients' CPU per write;
 - search p50/p99 at N items through the daemon (mode fts), against the daemon's own search op
   called in process on the same home with the same queries (each query both ways in turn),
   and a bare echo round trip with a search's request and answer sizes after each pair (the
@@ -37,7 +38,7 @@ import zmq
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(ROOT / "tests"))
-from common import emit, percentiles, progress
+from common import SqliteClock, emit, percentiles, progress
 from textgen import TextGen, populate as fill
 
 ECHO_SERVER = """
@@ -150,6 +151,8 @@ def bench_store_writes(home: Path, n: int, group: int) -> dict[str, Any]:
         store.execute([c.CreateItem({"title": title, "content": content}, dedup=False)
                        for title, content in (gen.item() for _ in range(group))])
     samples = []
+    clock = SqliteClock()  # SQLite's own time: one writer, so its rate bounds any daemon's
+    store.profile_sqlite(clock)
     start = time.perf_counter()
     for base in range(0, n, group):
         batch = [gen.item() for _ in range(group)]
@@ -159,7 +162,9 @@ def bench_store_writes(home: Path, n: int, group: int) -> dict[str, Any]:
         samples.append(time.perf_counter() - t)
     elapsed = time.perf_counter() - start
     store.close()
-    return {"group": group, "items": n, "items_per_s": round(n / elapsed), "per_commit": percentiles(samples)}
+    return {"group": group, "items": n, "items_per_s": round(n / elapsed), "per_commit": percentiles(samples),
+            "sqlite_us_per_item": round(clock.seconds / n * 1e6, 1),
+            "items_per_s_if_only_sqlite_ran": round(n / clock.seconds)}
 
 
 def _write_loop(endpoint: str, seed: int, ready, go, seconds: float, out) -> None:
@@ -172,6 +177,7 @@ def _write_loop(endpoint: str, seed: int, ready, go, seconds: float, out) -> Non
     go.wait()
     count = 0
     samples = []
+    cpu = time.process_time()
     deadline = time.perf_counter() + seconds
     while time.perf_counter() < deadline:
         title, content = texts[count % len(texts)]
@@ -179,8 +185,9 @@ def _write_loop(endpoint: str, seed: int, ready, go, seconds: float, out) -> Non
         client.write(title=f"{title} {seed}-{count}", content=content, dedup=False)
         samples.append(time.perf_counter() - start)
         count += 1
+    cpu = time.process_time() - cpu
     client.close()
-    out.put((count, time.perf_counter(), samples))
+    out.put((count, time.perf_counter(), samples, cpu))
 
 
 def bench_concurrent_writes(endpoint: str, clients: int, seconds: float) -> dict[str, Any]:
@@ -197,11 +204,15 @@ def bench_concurrent_writes(endpoint: str, clients: int, seconds: float) -> dict
     results = [out.get(timeout=seconds + 120) for _ in procs]
     for p in procs:
         p.join(30)
-    elapsed = max(end for _, end, _ in results) - start
-    writes = sum(count for count, _, _ in results)
-    latencies = [s for _, _, samples in results for s in samples]
+    elapsed = max(end for _, end, _, _ in results) - start
+    writes = sum(count for count, _, _, _ in results)
+    latencies = [s for _, _, samples, _ in results for s in samples]
+    client_cpu = sum(cpu for _, _, _, cpu in results)
+    # The clients' own CPU (packing, sending, waiting, unpacking) is taken from the same two
+    # cores as the daemon's: at the target's rate it would need this many of them alone.
     return {"clients": clients, "writes": writes, "seconds": round(elapsed, 2),
-            "writes_per_s": round(writes / elapsed), "latency": percentiles(latencies)}
+            "writes_per_s": round(writes / elapsed), "latency": percentiles(latencies),
+            "client_cpu_us_per_write": round(client_cpu / writes * 1e6, 1)}
 
 
 def _bulk_loop(endpoint: str, in_flight: int, ready, stop, out) -> None:

@@ -8,6 +8,8 @@ project root):
   pass starting with the policy's memo caches empty, as a first pass would), for the
   default policy, the exhaustive policy (every rule evaluated) and the baseline, on the corpus
   as it is (short texts) and on the same text cut into ~2 kB items;
+- with the native prefilter, the floor: its databases scanned once over each text, no rule read
+  in Python (`native_scan_only_us_per_kb`), what a check of these rules costs at the least;
 - side by side, a plain baseline: the seeds' naive rules (9 secret and 8 injection regexes);
 - with the native prefilter (hyperscan) installed, the same figures for the pure-Python gates
   alone (`pure_python`), measured in the same run, so that the two compare on one load;
@@ -231,6 +233,11 @@ def main() -> None:
                                   "bytes_mean": round(sum(len(t.encode("utf-8")) for t in prose) / len(prose))}
         timing["write_path"] = evaluate_timing(policy, prose_items(prose[:1000]), args.runs)
     if policy._index.native is not None:
+        # The least a check of these rules can cost: the native databases (gate literals and
+        # every rule's pattern) scanned once over the text as it is, no view made, no rule read.
+        native = policy._index.native
+        timing["native_scan_only_us_per_kb"] = us_per_kb(
+            texts, lambda t: native.scan("ascii" if t.isascii() else "text", t), args.runs)
         pure = Policy()
         pure._index = RuleIndex(pure.rules, native=False)
         timing["pure_python"] = {

@@ -7,7 +7,11 @@ In one run, on realistic text (40-60 words per item):
   (structural checks kept), i.e. issue 2's own scope without issue 4's content scan;
 - durable single-command appends per second (one command, one commit, one fsync);
 - full-text search p50/p99 for 1-, 2- and 3-term queries;
-- rebuild (replay) events/s at N items and at a larger event count.
+- rebuild (replay) events/s at N items and at a larger event count;
+- SQLite's own share of the grouped appends (without the content rules, on a fresh store of
+  --share-items) and of a second rebuild at N items, summed by a profile hook in runs of
+  their own (the headline figures run without it): what the ratio and the rebuild rate would
+  be if every line of Python cost nothing, the bound the interpreter cannot beat.
 
 Usage: python bench/bench_store.py [--items 100000] [--rebuild-events 1000000] [--group 256]
 """
@@ -24,7 +28,7 @@ from pathlib import Path
 import apsw
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import emit, percentiles, progress, timed  # noqa: E402
+from common import SqliteClock, emit, percentiles, progress, timed  # noqa: E402
 from textgen import TextGen  # noqa: E402
 
 from ragixd.domain import commands as c  # noqa: E402
@@ -60,15 +64,17 @@ class StructureOnlyPolicy(Policy):
         return []
 
 
+def append_all(store: Store, items: list[dict], group: int) -> None:
+    for i in range(0, len(items), group):
+        store.execute([c.CreateItem(f) for f in items[i:i + group]])
+
+
 def bench_grouped(items: list[dict], group: int, workdir: Path, name: str = "ragix.db",
                   policy: Policy | None = None) -> tuple[Store, dict]:
     policy = policy if policy is not None else Policy()
     policy.warm()  # untimed, as the daemon does at start: compiling the native prefilter (~2 s)
     store = Store(workdir / name, synchronous="FULL", policy=policy)
-    start = time.perf_counter()
-    for i in range(0, len(items), group):
-        store.execute([c.CreateItem(f) for f in items[i:i + group]])
-    elapsed = time.perf_counter() - start
+    elapsed = timed(lambda: append_all(store, items, group))
     return store, {"items": len(items), "group": group, "seconds": round(elapsed, 2),
                    "items_per_s": round(len(items) / elapsed)}
 
@@ -129,6 +135,39 @@ def grow_log(store: Store, target_events: int, group: int = 1000) -> None:
         store.execute(batch)
 
 
+def sqlite_share_of_appends(items: list[dict], group: int, workdir: Path, baseline: dict) -> dict:
+    """Grouped appends without the content rules once more, on a fresh store, with SQLite's own
+    time summed: its statements and commits are work the store cannot leave out (the log,
+    the projections, the full-text index), so the baseline's time over theirs bounds the
+    ratio from above, whatever the Python costs. The baseline's time includes its own loop,
+    so the bound is generous."""
+    policy = StructureOnlyPolicy()
+    policy.warm()
+    store = Store(workdir / "share.db", synchronous="FULL", policy=policy)
+    clock = SqliteClock()
+    store.profile_sqlite(clock)
+    seconds = timed(lambda: append_all(store, items, group))
+    store.close()
+    sqlite_us = clock.seconds / len(items) * 1e6
+    baseline_us = baseline["seconds"] / baseline["items"] * 1e6
+    return {"items": len(items), "group": group, "seconds": round(seconds, 2),
+            "sqlite_seconds": round(clock.seconds, 2), "sqlite_share": round(clock.seconds / seconds, 3),
+            "sqlite_us_per_item": round(sqlite_us, 1), "baseline_us_per_item": round(baseline_us, 1),
+            "ratio_if_python_were_free": round(baseline_us / sqlite_us, 3)}
+
+
+def sqlite_share_of_rebuild(store: Store) -> dict:
+    """A second rebuild with SQLite's own time summed: the rate were the replay's Python free."""
+    clock = SqliteClock()
+    store.profile_sqlite(clock)
+    seconds = timed(store.rebuild)
+    store.profile_sqlite(None)
+    events = store.head_seq
+    return {"events": events, "seconds": round(seconds, 2), "sqlite_seconds": round(clock.seconds, 2),
+            "sqlite_share": round(clock.seconds / seconds, 3),
+            "events_per_s_if_python_were_free": round(events / clock.seconds)}
+
+
 def bench_rebuild(store: Store) -> dict:
     events = store.head_seq
     seconds = timed(store.rebuild)
@@ -142,6 +181,8 @@ def main() -> None:
     ap.add_argument("--single", type=int, default=500)
     ap.add_argument("--queries", type=int, default=300)
     ap.add_argument("--rebuild-events", type=int, default=1_000_000)
+    ap.add_argument("--share-items", type=int, default=20_000,
+                    help="items of the appends run again with SQLite's time summed")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(dir=os.environ.get("BENCH_TMP")) as tmp:
         work = Path(tmp)
@@ -161,6 +202,10 @@ def main() -> None:
         single = bench_single(store, args.single)
         progress("rebuild at N items")
         rebuild_small = bench_rebuild(store)
+        progress("SQLite's share: a second rebuild at N items, then appends on a fresh store")
+        share = {"rebuild": sqlite_share_of_rebuild(store),
+                 "grouped_append_without_content_rules":
+                     sqlite_share_of_appends(items[:args.share_items], args.group, work, baseline)}
         rebuild_large = None
         if args.rebuild_events > store.head_seq:
             progress(f"growing the log to {args.rebuild_events} events")
@@ -187,6 +232,7 @@ def main() -> None:
         "single_durable_append": single,
         "fts_search": search,
         "rebuild": [r for r in (rebuild_small, rebuild_large) if r],
+        "sqlite_share": share,
         "verified": verified,
         "targets": targets,
     })

@@ -258,6 +258,11 @@ class Store:
             self._head = log.head(conn)
         return {"events": replayed, "seq": self._head.seq}
 
+    def profile_sqlite(self, hook: Callable[[str, int], None] | None) -> None:
+        """Call `hook(statement, nanoseconds)` after each statement the writer connection runs
+        (None stops it): how much of a write or a rebuild is SQLite's own work, for bench/."""
+        self._writer.set_profile(hook)
+
     def check_complete(self) -> None:
         """Raise StoreError while the projections are incomplete (see rebuild)."""
         if self.incomplete is not None:

@@ -329,6 +329,8 @@ def _undone_splits(index: RuleIndex, normalized: str) -> list[tuple[RuleIndex, s
 
 def scan(index: RuleIndex, text: str, first_only: bool = False) -> list[tuple[Rule, bool]]:
     """(rule, found only after decoding) for every rule that fires on `text` or its decodings."""
+    if not index.rules:  # no content rule (configured off): nothing to read the text for
+        return []
     normalized = normalize(text)
     views = Views(normalized)
     quiet = index.quiet(views, normalized)
