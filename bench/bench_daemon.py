@@ -10,7 +10,8 @@ In one run, on the same ipc transport:
   (write, wait for the answer, write...), so that no client shares a GIL with another (they do
   share the machine's cores with the daemon); beside it, the Store's own rate in process with
   groups of 16, the largest group 16 sequential clients can form (the ceiling), with SQLite's
-  own time per item (one writer: its rate bounds any daemon's) and the clients' CPU per write;
+  own time per item (one writer: its rate bounds any daemon's), the clients' CPU per write,
+  and issue 2's baseline (a bare table + FTS5, same texts, groups of 16) in process;
 - search p50/p99 at N items through the daemon (mode fts), against the daemon's own search op
   called in process on the same home with the same queries (each query both ways in turn),
   and a bare echo round trip with a search's request and answer sizes after each pair (the
@@ -165,6 +166,16 @@ def bench_store_writes(home: Path, n: int, group: int) -> dict[str, Any]:
     return {"group": group, "items": n, "items_per_s": round(n / elapsed), "per_commit": percentiles(samples),
             "sqlite_us_per_item": round(clock.seconds / n * 1e6, 1),
             "items_per_s_if_only_sqlite_ran": round(n / clock.seconds)}
+
+
+def bench_bare_writes(home: Path, n: int, group: int) -> dict[str, Any]:
+    """The same texts into a bare table + FTS5 in process, in groups of the same size (issue
+    2's baseline): no log, no policy, no projections, no transport. What even the least a
+    searchable, durable write can be costs on this machine, beside the throughput target."""
+    from bench_store import bench_baseline
+    gen = TextGen(97)
+    items = [{"title": title, "content": content, "tags": []} for title, content in (gen.item() for _ in range(n))]
+    return bench_baseline(items, group, home)
 
 
 def _write_loop(endpoint: str, seed: int, ready, go, seconds: float, out) -> None:
@@ -417,6 +428,9 @@ def main() -> None:
             progress("store ceiling: groups of 16 in process")
             (work / "inproc16").mkdir()
             out["store_in_process_group_16"] = bench_store_writes(work / "inproc16", 3200, 16)
+            progress("bare table + FTS5 in process, groups of 16 (issue 2's baseline)")
+            (work / "bare16").mkdir()
+            out["bare_table_fts_group_16"] = bench_bare_writes(work / "bare16", 20_000, 16)
         if "fairness" in parts:
             progress("a client's single writes beside a bulk writer")
             out["fairness"] = bench_fairness(client, daemon.endpoint, 60)
