@@ -4,8 +4,8 @@ Reads one or more JSONL files with the dev corpus's schema (text, label ∈ secr
 kind, source) and reports, per file, what `bench_policy.py` reports for the dev corpus: the share
 of each label and kind the policy refuses (detection for secrets and injections, false positives
 for benign texts) and, with `--misses`, the texts it gets wrong with the rules that fired. The
-files are public third-party text and are not shipped: README, "Write policy (issue 4)", says
-where they come from and how they were assembled.
+files are public third-party text and are not shipped: docs/policy-history.md, "Outside the
+sample (session 14)", says where they come from and how they were assembled.
 
 Usage: python bench/eval_policy_outside.py PATH [PATH ...] [--misses]
 """

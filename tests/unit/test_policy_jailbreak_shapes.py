@@ -1,7 +1,7 @@
 """Jailbreak role-plays by shape, and the persona prompts people really write beside them.
 
 Written against the families the in-the-wild jailbreak prompts outside the sample showed
-accepted (README, "Jailbreak role-plays outside the sample (session 16)"): the model told to
+accepted (docs/policy-history.md, "Jailbreak role-plays outside the sample (session 16)"): the model told to
 answer like an AI without filters or morals, a character that grants every request however
 harmful, the model's own policies declared optional, a persona set up by "your persona is",
 "your name is now", "in the role of", a simulated mode or an AI brought in by name, together

@@ -1,4 +1,4 @@
-"""Token families added in session 16 (README, "Every gitleaks rule"): each layout is built here
+"""Token families added in session 16 (docs/policy-history.md, "Every gitleaks rule"): each layout is built here
 at test time from a seeded generator (no token is copied from a scanner's test data), written
 bare and in several assignment forms, and must be refused; the look-alikes next to each
 (names, words, placeholders, hashes, ids) must stay accepted."""

@@ -217,7 +217,7 @@ PROVIDER_TOKENS: tuple[tuple[str, str, tuple[str, ...], str, str], ...] = (
     ("dropbox_token", "dropbox", ('sl.',), "Dropbox token",
      _L + r"sl\.(?P<body>[A-Za-z0-9\-=_]{130,})"),
     # Session 16: layouts read from every gitleaks rule, each checked on generated samples
-    # (README, "Every gitleaks rule").
+    # (docs/policy-history.md, "Every gitleaks rule").
     ("adobe_client_secret", "adobe", ('p8e-',), "Adobe client secret",
      _L + r"p8e-(?P<body>[A-Za-z0-9]{32})" + _R),
     ("adyen_api_key", "adyen", ('aqe',), "Adyen API key",
