@@ -3,7 +3,8 @@
 In one run, on the same ipc transport:
 - `status` round trip p50/p99 through ragix_client, against a bare pyzmq DEALER/ROUTER echo
   (a server in its own process answering with a frame of the status answer's size to a frame
-  of the status request's size), one of each in turn so that both see the same load;
+  of the status request's size), one of each in turn so that both see the same load, with the
+  calling process's CPU per call for each (what a client costs its machine);
 - durable single-write latency p50/p99 (one client, one write at a time; synchronous=FULL),
   beside the same writes committed one by one into a Store in process (the fsync floor);
 - writes/s with 1, 4 and 16 concurrent clients, each a separate process writing sequentially
@@ -96,16 +97,22 @@ def bench_status_vs_echo(client, endpoint: str, request_size: int, answer_size: 
     each in turn, so that both see the same machine load."""
     echo = Echo(endpoint, request_size, answer_size)
     status_s, echo_s = [], []
+    status_cpu = echo_cpu = 0.0  # this process's CPU (its ZeroMQ I/O thread included) per call
     for i in range(n + 200):
+        cpu = time.process_time()
         start = time.perf_counter()
         client.status()
         middle = time.perf_counter()
+        cpu_middle = time.process_time()
         took = echo.round_trip()
         if i >= 200:  # the first ones warm up both connections
             status_s.append(middle - start)
             echo_s.append(took)
+            status_cpu += cpu_middle - cpu
+            echo_cpu += time.process_time() - cpu_middle
     echo.close()
-    return percentiles(status_s), percentiles(echo_s)
+    return ({**percentiles(status_s), "client_cpu_us": round(status_cpu / n * 1e6, 1)},
+            {**percentiles(echo_s), "client_cpu_us": round(echo_cpu / n * 1e6, 1)})
 
 
 def bench_single_write(client, home: Path, n: int, warmup: int) -> dict[str, Any]:
