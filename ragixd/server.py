@@ -28,7 +28,9 @@ from .errors import (Busy, InvalidInput, ProtocolError, RagixError, StoreError, 
 from .logs import get
 from .ops import handlers, registry
 from .ops.catalog import ADMIN, BY_NAME, COMMAND
+from .frames import chars_within, more, request_id, route as route_of, too_big
 from .gate import Gate
+from .long_ops import LongOps
 from .memory import Memory
 from .nowait import WouldBlock, no_waiting
 from .readers import ReaderPool
@@ -40,9 +42,6 @@ from .writer import Writer
 
 log = get("ragixd.server")
 RECV_BATCH = 256
-PROGRESS_LOG_S = 5.0
-# What a long op's progress counts, by phase (a rebuild's full-text index counts items).
-PHASE_UNITS = {"index": "items"}
 # Queries that may run on the loop thread when nothing else is waiting: each reads a bounded
 # handful of rows (search and recall only up to INLINE_MAX_K results, read up to as many ids,
 # a timeline up to as many items around its anchor). Whole-store reads (stats,
@@ -124,7 +123,7 @@ class Server:
         self._loop_thread: threading.Thread | None = None
         self.served_inline = 0  # queries answered on the loop thread
         self.committed_inline = 0  # writes committed on the loop thread (Writer.commit_now)
-        self.work: dict[str, dict[str, Any]] = {}  # long ops under way (rebuild, verify): progress
+        self.long_ops = LongOps(self.stopping)  # rebuild and verify under way: their progress
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -276,7 +275,7 @@ class Server:
                     sock.send_multipart([*route[1:], payload], zmq.NOBLOCK)
                 except zmq.ZMQError:
                     pass  # the client is gone or too slow: its answer is dropped
-                if not _more(self.pull):
+                if not more(self.pull):
                     return
         finally:
             if sent:
@@ -313,14 +312,14 @@ class Server:
             except Exception as err:  # never let one request stop the loop, nor go unanswered
                 log.exception("server.request_crashed")
                 self._answer_crash(index, frames, err)
-            if not _more(sock):
+            if not more(sock):
                 return
 
     def _answer_crash(self, index: int, frames: list[zmq.Frame], err: Exception) -> None:
         """Tell the client its request failed (it would otherwise wait for its time-out)."""
         try:
-            route, body = _route(index, frames)
-            self._reply(route, _request_id(body), error=RagixError(f"request failed: {type(err).__name__}"))
+            route, body = route_of(index, frames)
+            self._reply(route, request_id(body), error=RagixError(f"request failed: {type(err).__name__}"))
         except Exception:  # noqa: BLE001 - nothing more can be done for this one
             pass
 
@@ -334,17 +333,17 @@ class Server:
                     frames = sock.recv_multipart(zmq.NOBLOCK, copy=False)
                 except zmq.Again:
                     break
-                route, body = _route(index, frames)
-                self._reply(route, _request_id(body), error=busy)
+                route, body = route_of(index, frames)
+                self._reply(route, request_id(body), error=busy)
 
     def _handle(self, index: int, source: str, frames: list[zmq.Frame]) -> None:
-        route, body = _route(index, frames)
+        route, body = route_of(index, frames)
         if len(body) != 1:
             return self._reply(route, None, error=ProtocolError(
                 f"expected one message frame, got {len(body)}"))
         frame = body[0]
         if len(frame) > self.settings.max_message_bytes:
-            return self._reply(route, _request_id(body), error=TooLarge(
+            return self._reply(route, request_id(body), error=TooLarge(
                 f"message of {len(frame)} bytes is over the limit of {self.settings.max_message_bytes}"))
         caller = self._caller(source, frame)
         try:
@@ -397,7 +396,7 @@ class Server:
         """Answer on the loop thread (two thread hand-offs fewer) only when no other request is
         waiting, the query needs no model server, and the readers are idle — or it is a lookup
         by id, which never waits behind their queue."""
-        if op not in INLINE_OPS or _more(self.sockets[int(route[0])][0]):
+        if op not in INLINE_OPS or more(self.sockets[int(route[0])][0]):
             return False
         if self.readers.busy and not (op in BY_ID_OPS and len(args.get("ids", ())) <= BY_ID_MAX):
             return False  # readers busy: only a lookup by id goes ahead of their queue
@@ -432,9 +431,9 @@ class Server:
     def _may_commit_now(self, route: list[bytes], op: str, args: dict[str, Any]) -> bool:
         """Whether a write may be committed on the loop thread (if the writer is idle): a small
         one of the owner's, with no other request waiting on its socket."""
-        if op not in INLINE_WRITE_OPS or _more(self.sockets[int(route[0])][0]):
+        if op not in INLINE_WRITE_OPS or more(self.sockets[int(route[0])][0]):
             return False
-        return _chars_within(args, INLINE_WRITE_MAX_CHARS)
+        return chars_within(args, INLINE_WRITE_MAX_CHARS)
 
     def _checked_command(self, route, req_id, op, args, caller) -> None:
         try:
@@ -494,7 +493,7 @@ class Server:
         except RagixError as err:
             self._reply(route, req_id, error=err)
         except OverflowError:  # the schema allows any integer, SQLite holds 64 bits
-            self._reply(route, req_id, error=InvalidInput(_too_big(args), "integer out of range"))
+            self._reply(route, req_id, error=InvalidInput(too_big(args), "integer out of range"))
         except Exception as err:
             log.exception("server.query_failed", op=op)
             self._reply(route, req_id, error=RagixError(f"{op} failed: {type(err).__name__}: {err}"))
@@ -504,7 +503,7 @@ class Server:
         if not self.gate.acquire_shared(blocking=not inline, timeout=REBUILD_READ_WAIT_S):
             if inline:
                 raise WouldBlock("a rebuild holds the store")
-            raise _rebuilding(self.work.get("rebuild"))
+            raise self.long_ops.busy_rebuilding()
         try:
             if inline:
                 with no_waiting():
@@ -564,14 +563,14 @@ class Server:
 
     def _rebuild(self) -> dict[str, Any]:
         try:
-            with self.gate.exclusive(), self._tracked("rebuild") as progress:
+            with self.gate.exclusive(), self.long_ops.tracked("rebuild", self.store.head_seq) as progress:
                 return self.memory.rebuild(progress)
         finally:
             self._positions_at = (-1, {})  # read again: a failed rebuild leaves fewer
 
     def _verify(self, route, req_id) -> None:
         try:
-            with self.gate.shared(), self._tracked("verify") as progress:
+            with self.gate.shared(), self.long_ops.tracked("verify", self.store.head_seq) as progress:
                 report = self.store.verify(progress)
             self._reply(route, req_id, report)
         except RagixError as err:
@@ -580,30 +579,6 @@ class Server:
             log.warning("server.verify_failed", error=str(err))
             self._reply(route, req_id, error=StoreError(f"verify could not run: {err}"))
 
-    @contextmanager
-    def _tracked(self, op: str) -> Iterator[Callable[[str, int, int], None]]:
-        """Progress of a long op: shown by status while it runs, logged every few seconds."""
-        started = time.monotonic()
-        logged = [started]
-
-        def report(phase: str, done: int, total: int) -> None:
-            if self.stopping.is_set():
-                # Called between batches, after a commit: stopping here leaves the store as a
-                # crash there would, and the stop need not wait out a long replay or check.
-                again = " (the next start completes what it left undone)" if op == "rebuild" else ""
-                raise Busy(f"the daemon is stopping: the {op} stopped in its {phase} phase, at "
-                           f"{done:,} of {total:,}{again}", op=op, phase=phase, done=done, total=total)
-            now = time.monotonic()
-            self.work[op] = {"op": op, "phase": phase, "done": done, "total": total,
-                             "unit": PHASE_UNITS.get(phase, "events"), "elapsed_s": round(now - started, 1)}
-            if now - logged[0] >= PROGRESS_LOG_S:
-                logged[0] = now
-                log.info("work.progress", **self.work[op])
-        report("start", 0, self.store.head_seq)
-        try:
-            yield report
-        finally:
-            self.work.pop(op, None)
 
     def status(self) -> dict[str, Any]:
         # Never wait on the loop thread: while a rebuild runs, its positions are not shown.
@@ -620,7 +595,7 @@ class Server:
             "uptime_s": round(time.time() - self.started, 3), "head_seq": self.store.head_seq,
             "projectors": positions, "queue_depth": self.writer.depth, "clients": self.clients,
             "served": {"loop": self.served_inline, "readers": self.readers.done,
-                       "loop_writes": self.committed_inline}, "work": list(self.work.values()),
+                       "loop_writes": self.committed_inline}, "work": self.long_ops.under_way(),
         }
 
     def _positions(self) -> dict[str, int]:
@@ -664,30 +639,6 @@ class Server:
             self.replier.send(route, payload)
 
 
-def _chars_within(value: Any, limit: int) -> bool:
-    """Whether the strings anywhere in `value` (an op's arguments: an update's text is inside
-    its patch, a write's provenance inside its own object) add up to at most `limit` characters."""
-    left = limit
-    stack = [value]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, str):
-            left -= len(v)
-            if left < 0:
-                return False
-        elif isinstance(v, dict):
-            stack.extend(v.keys())
-            stack.extend(v.values())
-        elif isinstance(v, (list, tuple)):
-            stack.extend(v)
-    return True
-
-
-def _route(index: int, frames: list[zmq.Frame]) -> tuple[list[bytes], list[zmq.Frame]]:
-    """(where the answer goes: socket index, peer identity, REQ delimiter if any; the body)."""
-    body = frames[1:]
-    delimiter = [b""] if body and len(body[0]) == 0 else []
-    return [str(index).encode(), frames[0].bytes, *delimiter], body[len(delimiter):]
 
 
 def _remove_ipc_files(bound: dict[str, tuple[int, int]]) -> None:
@@ -704,30 +655,6 @@ def _remove_ipc_files(bound: dict[str, tuple[int, int]]) -> None:
             pass
 
 
-def _request_id(body: list[zmq.Frame]) -> str | int | None:
-    """The id of the request in `body`, when it can be read (answers that are not the request's
-    own answer still carry it, so that a client with several requests out can match them). Only
-    the envelope's keys and its id are decoded: the rest (a too large request's text) is skipped."""
-    if len(body) != 1:
-        return None
-    data = memoryview(body[0].bytes)
-    unpacker = msgpack.Unpacker(raw=False, strict_map_key=False, max_buffer_size=max(data.nbytes, 1))
-    req_id = None
-    try:
-        unpacker.feed(data)
-        for _ in range(min(unpacker.read_map_header(), 16)):
-            if unpacker.unpack() == "id":
-                req_id = unpacker.unpack()
-                break
-            unpacker.skip()
-    except Exception:  # noqa: BLE001 - not a msgpack map: answered without an id
-        return None
-    return req_id if isinstance(req_id, (str, int)) and not isinstance(req_id, bool) else None
-
-
-def _more(sock: zmq.Socket) -> bool:
-    """Whether a message is waiting: a failed NOBLOCK recv costs three times as much."""
-    return bool(sock.getsockopt(zmq.EVENTS) & zmq.POLLIN)
 
 
 @cache
@@ -735,26 +662,6 @@ def _empty_args_valid(op: str) -> bool:
     return contract.first_error(f"ops/{op}#request", {}) is None
 
 
-def _too_big(args: dict[str, Any]) -> str:
-    """The first argument holding an integer outside SQLite's signed 64-bit range."""
-    def big(value: Any) -> bool:
-        if isinstance(value, int):
-            return not -2 ** 63 <= value < 2 ** 63
-        if isinstance(value, (list, dict)):
-            return any(big(v) for v in (value.values() if isinstance(value, dict) else value))
-        return False
-    return next((str(key) for key, value in args.items() if big(value)), "(root)")
-
-
-def _rebuilding(work: dict[str, Any] | None) -> Busy:
-    """The answer to a query that found a rebuild running: busy, with how far it is."""
-    if not work:
-        return Busy("a rebuild holds the store; try again when it is done")
-    done, total = work.get("done", 0), work.get("total", 0)
-    where = (f"{work.get('phase')} {done:,}/{total:,} {work.get('unit', 'events')}" if total
-             else str(work.get("phase")))
-    return Busy(f"a rebuild holds the store ({where}, {work.get('elapsed_s')} s so far); "
-                "try again when it is done", rebuild=work)
 
 
 def _forbidden(op: str) -> RagixError:

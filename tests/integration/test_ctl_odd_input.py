@@ -260,16 +260,16 @@ def test_use_keyed_by_something_other_than_an_id_is_invalid_input_naming_uses(da
 def test_an_answer_to_a_request_it_could_not_serve_carries_the_requests_id():
     import msgpack
 
-    from ragixd.server import _request_id
+    from ragixd.frames import request_id
 
     class Frame:
         def __init__(self, data):
             self.bytes = data
-    assert _request_id([Frame(msgpack.packb({"v": 1, "id": "r-7", "op": "x"}))]) == "r-7"
-    assert _request_id([Frame(msgpack.packb({"id": 12}))]) == 12
+    assert request_id([Frame(msgpack.packb({"v": 1, "id": "r-7", "op": "x"}))]) == "r-7"
+    assert request_id([Frame(msgpack.packb({"id": 12}))]) == 12
     for body in ([Frame(b"\xc1junk")], [Frame(msgpack.packb([1, 2]))], [Frame(msgpack.packb({"id": True}))],
                  [Frame(msgpack.packb({"id": [1]}))], [], [Frame(b"a"), Frame(b"b")]):
-        assert _request_id(body) is None
+        assert request_id(body) is None
 
 
 def test_use_counts_an_id_given_twice_twice(daemon, capsys):

@@ -12,6 +12,7 @@ import pytest
 from ragixd import server
 from ragixd.errors import Busy
 from ragixd.gate import Gate
+from ragixd.long_ops import LongOps
 from ragixd.nowait import WouldBlock
 
 
@@ -51,8 +52,10 @@ def test_a_share_is_had_once_the_rebuild_ends():
 def test_a_pooled_query_during_a_rebuild_is_answered_busy_with_its_progress(held, monkeypatch):
     monkeypatch.setattr(server, "REBUILD_READ_WAIT_S", 0.05)
     work = {"op": "rebuild", "phase": "replay", "done": 40000, "total": 100000, "elapsed_s": 5.1}
+    long_ops = LongOps(threading.Event())
+    long_ops.work["rebuild"] = work
     with pytest.raises(Busy) as err:
-        with server.Server._reading(SimpleNamespace(gate=held, work={"rebuild": work}), False):
+        with server.Server._reading(SimpleNamespace(gate=held, long_ops=long_ops), False):
             pass
     assert "replay 40,000/100,000 events" in str(err.value)
     assert err.value.details["rebuild"] == work
@@ -60,5 +63,5 @@ def test_a_pooled_query_during_a_rebuild_is_answered_busy_with_its_progress(held
 
 def test_an_inline_query_never_waits_for_a_rebuild(held):
     with pytest.raises(WouldBlock):
-        with server.Server._reading(SimpleNamespace(gate=held, work={}), True):
+        with server.Server._reading(SimpleNamespace(gate=held, long_ops=LongOps(threading.Event())), True):
             pass
