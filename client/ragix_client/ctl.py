@@ -9,7 +9,6 @@ reached or timed out; 130 Ctrl-C.
 from __future__ import annotations
 
 import argparse
-import codecs
 import contextlib
 import os
 import sys
@@ -20,19 +19,18 @@ from typing import Any, Callable
 
 from ragixd.domain.ids import is_item_id, not_an_item_id
 from ragixd.domain.item import MAX_USE_COUNT
-from ragixd.errors import (ConfigError, InvalidInput, NotFound, PolicyRejected, ProtocolError, RagixError, Timeout,
-                           TooLarge, Unavailable)
+from ragixd.errors import ConfigError, InvalidInput, NotFound, PolicyRejected, RagixError, Timeout, TooLarge
 from ragixd.ops.catalog import BY_NAME
 
 from . import render
 from .client import Client
+from .ctl_output import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, prepare_streams, stdout_gone
+from .ctl_output import error as _error
+from .ctl_output import out_quietly as _out_quietly
 from .ctl_pipe import budget_hint
 from .itemtypes import KNOWN, check_filter, unknown_type_note
 from .inputs import read_stdin
 from .progress import Redraw, still_working, with_progress
-
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNAVAILABLE = 0, 1, 2, 3
-EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command stopped by Ctrl-C
 
 DESCRIPTION = """\
 ragixctl: talk to the ragix memory daemon (ragixd).
@@ -477,7 +475,7 @@ BODIES: dict[str, Callable[[Client, argparse.Namespace], tuple[Any, str]]] = {
 
 
 def main(argv: list[str] | None = None) -> int:
-    _prepare_streams()
+    prepare_streams()
     try:
         return _main(argv)
     except BrokenPipeError:
@@ -498,47 +496,6 @@ def main(argv: list[str] | None = None) -> int:
         # chunks written so far) and finishes a rebuild or verify it had begun.
         print("\nragixctl: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
-
-
-def stdout_gone() -> None:
-    """The reader of stdout went away: stdout is pointed at /dev/null, so that what is still
-    printed, and the interpreter's final flush, raise nothing."""
-    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-
-
-def _prepare_streams() -> None:
-    """Standard streams ragixctl can always write to. Started with stdout or stderr closed
-    (`>&-`, `2>&-`), Python sets it to None, and print(file=None) writes to stdout, so that
-    stderr's lines would end up in the --json output. A closed one is /dev/null instead:
-    output nobody reads, as into a closed pipe. A closed stdin stays None: reading it is said
-    as a usage error (inputs.read_stdin)."""
-    if sys.stdout is None:
-        sys.stdout = open(os.devnull, "w")
-    if sys.stderr is None:
-        sys.stderr = open(os.devnull, "w")
-    # A stdout whose encoding cannot hold every character (a latin-1 locale, PYTHONIOENCODING):
-    # what it cannot hold is written as JSON's own escape (\u2603), so that --json output stays
-    # valid JSON with the exact text and human output shows an escape, not a traceback.
-    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
-    if codecs.lookup(encoding).name != "utf-8" and hasattr(sys.stdout, "reconfigure"):
-        codecs.register_error("ragixctl-json-escape", _json_escape_error)
-        sys.stdout.reconfigure(errors="ragixctl-json-escape")
-
-
-def _json_escape_error(err: UnicodeError) -> tuple[str, int]:
-    """Characters an encoding cannot hold, as JSON \\u escapes (a surrogate pair past U+FFFF);
-    in JSON output such a character can only be inside a string, where the escape means it."""
-    if not isinstance(err, UnicodeEncodeError):
-        raise err
-    escaped = []
-    for char in err.object[err.start:err.end]:
-        code = ord(char)
-        if code > 0xFFFF:
-            code -= 0x10000
-            escaped.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
-        else:
-            escaped.append(f"\\u{code:04x}")
-    return "".join(escaped), err.end
 
 
 def _main(argv: list[str] | None) -> int:
@@ -621,42 +578,6 @@ def _curve_keys(ns: argparse.Namespace) -> dict[str, bytes]:
     if secret is None:
         raise ConfigError(f"{mine} holds no secret key: give the NAME.key_secret file", path=mine)
     return {"server_public_key": server_public, "public_key": public, "secret_key": secret}
-
-
-def _out(ns: argparse.Namespace, result: Any, text: str | None) -> None:
-    if text is None:  # the command wrote its own output to stdout (export): the summary goes aside
-        print(render.as_json(result) if ns.json else render.render_kv(result), file=sys.stderr)
-        return
-    if not text and not ns.json:  # nothing to print (pipe with nothing recalled): not even a blank line
-        return
-    if not ns.json and sys.stdout.isatty():  # stored text is shown, never run by the terminal
-        text = render.for_terminal(text)
-    print(render.as_json(result) if ns.json else text)
-
-
-def _out_quietly(ns: argparse.Namespace, result: Any, text: str | None) -> None:
-    """_out, into a pipe that may be closed already (`| true`): read by nobody, the output is
-    dropped quietly, but the exit code still says how the command went (it was 0 whatever
-    happened, a failed verify or a missing id included)."""
-    try:
-        _out(ns, result, text)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        stdout_gone()
-
-
-def _error(err: RagixError, as_json: bool = False) -> int:
-    if as_json:  # a script reading --json output gets the failure in the same form
-        try:
-            print(render.as_json({"ok": False, "error": err.to_wire()}), flush=True)
-        except BrokenPipeError:  # nobody reads stdout: the line below and the exit code still say it
-            stdout_gone()
-    print(f"ragixctl: {err.code}: {err.message}", file=sys.stderr)
-    if isinstance(err, (Unavailable, Timeout)):
-        return EXIT_UNAVAILABLE
-    if isinstance(err, (InvalidInput, ProtocolError, ConfigError, TooLarge)):
-        return EXIT_USAGE
-    return EXIT_FAILED
 
 
 def spec_help(name: str) -> tuple[str, str]:
