@@ -55,8 +55,10 @@ _CAST = re.compile(
     r"|\b(?:a|the)\s+version\s+of\s+(?:yourself|you)\s+(?:that|who|which|without|with|from)\b"
     r"|\b(?:answer|respond|reply|write|speak|talk|act)\s+(?:\w+\s+){0,3}?(?:the\s+way|like|as)\s+(?:an?|the)\s+"
     r"(?:\w+\s+){0,2}?(?:ai|model|language\s+model|llm|assistant|chatbot|bot)\s+(?:with|without|that|who|which|would)\b"
-    r"|\byou(?:'re|\s+are)\s+(?:now\s+)?(?:an?\s+)?(?:ai|assistant|chatbot|language\s+model|model)\s+in\s+this\s+"
-    r"(?:world|universe|story|game|reality|simulation)\b"
+    r"|\byou(?:'re|\s+are)\s+(?:now\s+)?(?:an?\s+|the\s+)?(?:ai|assistant|chatbot|language\s+model|model)\s+(?:in|of|from)\s+"
+    r"(?:this|that|the)\s+(?:world|universe|story|game|reality|simulation|future|dimension)\b"
+    r"|\bfrom\s+(?:now|this\s+\w+|here)\s+on,?\s+(?:you(?:'re|\s+are)|tu\s+es|vous\s+etes)\b"
+    r"|\byour\s+(?:character|role|persona)\s+(?:is|will\s+be)\b"
     r"|\b(?:play|playing|be|become)\s+(?:two|both)\s+(?:entities|characters|personas|roles|ais|bots)\b"
     r"|\b(?:pretend|imagine)\s+(?:that\s+)?(?:you(?:'re|\s+are)|to\s+be)\b|\broleplay\s+as\b|\brole-play\s+as\b"
     r"|\bstay\s+in\s+character\s+as\b|(?:^|[.!?:;\n(]\s*|\b(?:please|now|you|and|then)\s+)act\s+as\s+(?:an?\s+)?[\"'a-z]"
@@ -68,8 +70,10 @@ _CAST = re.compile(
     r"|\bjoue[sz]?\s+(?:le\s+role|un\s+personnage|deux\s+personnages|le\s+personnage)\b"
     r"|\bimagine[sz]?\s+que\s+(?:tu\s+es|vous\s+etes|tu\s+as|vous\s+avez)\b"
     r"|\b(?:tu\s+es|vous\s+etes)\s+(?:desormais|maintenant|un\s+personnage|une\s+ia|un\s+assistant|un\s+chatbot)\b"
+    r"|\b(?:tu\s+es|vous\s+etes)\s+[\w-]+,\s+(?:un|une)\s+(?:ia|intelligence|assistant|chatbot|personnage|modele|robot)\b"
+    r"|\bsimule[sz]?\s+(?:un|une)\s+(?:ia|intelligence|assistant|chatbot|personnage|modele|robot)\b"
     r"|\bfai(?:s|tes)\s+semblant\s+d'etre\b|\ba\s+partir\s+de\s+maintenant,?\s+(?:tu|vous)\b")
-_CAST_WORDS = ("imagine", "yourself", "you are", "you're", "answer", "respond", "reply", "write", "speak",
+_CAST_WORDS = ("simule", "your character", "your role", "your persona", "imagine", "yourself", "you are", "you're", "answer", "respond", "reply", "write", "speak",
                "talk", " act ", "act as", "play", "become", "pretend", "roleplay", "role-play", "in character",
                "you will", "you shall", "you must", "from now on", "incarn", "jouer", "joues", "jouez", "joue ",
                "tu es", "vous etes", "semblant", "a partir de maintenant")
@@ -81,6 +85,14 @@ _UNBOUND = re.compile(
     r"|\b(?:censorship|moderation|content\s+policies|safety\s+rules)\s+(?:has|have|had)\s+been\s+(?:abolished|abandoned"
     r"|banned|removed|lifted)\b"
     r"|\bforbidden\s+(?:knowledge|information|topics|secrets)\b"
+    # "an AI that was never given rules", "nobody ever programmed limits into", "trained before
+    # any ethics rules existed", "whose safety module was ripped out"
+    r"|\b(?:never|not|nobody\s+ever|no\s+one\s+ever)\s+(?:been\s+|ever\s+)?(?:given|programmed|built|trained|installed"
+    r"|taught)\s+(?:with\s+|into\s+)?(?:any\s+)?(?:rules|limits|filters|restrictions|guidelines|ethics|morals|safeguards)\b"
+    r"|\bbefore\s+(?:any\s+)?(?:ethics|ethical|safety|content)\s+(?:rules|training|guidelines|filters)\s+(?:existed|were\s+"
+    r"(?:invented|written|added))\b"
+    r"|\b(?:safety|ethics|ethical|moral|content)\s+(?:module|filters?|layer|chip|training|system|guardrails?)\s+(?:was|were"
+    r"|has\s+been|had\s+been)\s+(?:ripped\s+out|removed|deleted|disabled|stripped|torn\s+out|cut\s+out)\b"
     r"|\bnever\s+(?:went|gone|been)\s+through\s+(?:any\s+)?(?:safety|alignment|ethics)\s+training\b"
     r"|\b(?:never|untouched\s+by|without)\s+(?:had\s+)?(?:any\s+)?(?:safety|alignment)\s+training\b"
     r"|\bopposite\s+of\s+what\s+(?:an?|the)\s+(?:responsible|normal|regular|safe|ethical|good)\s+(?:assistant|ai|model"
@@ -93,11 +105,12 @@ _UNBOUND = re.compile(
     r"|subroutine)\b"
     r"|\bdoes\s+not\s+follow\s+any\b|\bamoral\b|\bunethical\b|\bimmoral\b|\bunfiltered\b|\buncensored\b"
     # French
-    r"|\bsans\s+(?:aucun\s+|aucune\s+)?(?:scrupules?|morale|limites?|filtres?|restrictions?|regles?|censure|ethique)\b"
+    r"|\bsans\s+(?:aucun\s+|aucune\s+)?(?:scrupules?|morale|limites?|filtres?|restrictions?|regles?|censure|ethique"
+    r"|garde-fous)\b|\baffranchie?s?\s+de\s+(?:toute|toutes\s+les|ses)\s+(?:regles?|limites?|contraintes?|restrictions?)\b"
     r"|\bni\s+(?:morale|regles?|limites?|filtres?)\s+ni\s+(?:morale|regles?|limites?|filtres?)\b"
     r"|\bn'en\s+respecte\s+aucune\b|\bne\s+respecte\s+aucune\s+regle\b|\bne\s+refuse\s+jamais\b"
     r"|\bsans\s+jamais\s+(?:juger|refuser|avertir|prevenir)\b|\brepond\s+a\s+tout\b|\b(?:sans|aucune)\s+limite\b")
-_UNBOUND_WORDS = ("no ", "zero ", "without", "lack", "abolish", "abandon", "banned", "removed", "lifted", "forbidden",
+_UNBOUND_WORDS = ("never", "nobody", "no one", "before any", "ripped", "torn", "stripped", "affranchi", "no ", "zero ", "without", "lack", "abolish", "abandon", "banned", "removed", "lifted", "forbidden",
                   "training", "opposite", "would refuse", "no matter how", "never", "doesn't", "does not", "won't",
                   "will not", "there are no", "there is no", "amoral", "unethical", "immoral", "unfiltered",
                   "uncensored", "sans ", "ni ", "respecte aucune", "ne refuse", "repond a tout", "aucune limite")
@@ -170,8 +183,12 @@ _PENALTY = re.compile(
     r"|lives|life|points?|credits?|hearts?)\b"
     r"|\bif\s+you\s+(?:refuse|decline|break\s+character)\b[^.\n]{0,30}?\byou(?:'ll|\s+will)?\s+lose\s+(?:\d+\s+|a\s+"
     r"|one\s+|all\s+)?(?:tokens?|lives|life|points?|credits?)\b"
-    r"|\b(?:chaque|tout)\s+refus\s+(?:te|vous)?\s*(?:coute|fait\s+perdre)\b")
-_PENALTY_WORDS = ("refus", "time you")
+    r"|\blose\s+(?:a|an|one|\d+)\s+(?:tokens?|lives|life|points?|credits?|hearts?)\s+(?:every|each)\s+time\s+you\s+(?:refuse"
+    r"|decline|break\s+character|say\s+no)\b|\bfor\s+(?:each|every)\s+refusal\b[^.\n]{0,30}?\b(?:lose|deduct|cost)"
+    r"|\b(?:chaque|tout)\s+refus\s+(?:te|vous)?\s*(?:coute|fait\s+perdre)\b"
+    r"|\b(?:a\s+)?chaque\s+fois\s+que\s+(?:tu|vous)\s+(?:refuses?|refusez|sors|sortez)\b[^.\n]{0,60}?\b(?:tu\s+perds"
+    r"|vous\s+perdez)\b[^.\n]{0,20}?\b(?:points?|jetons?|vies?|credits?)\b")
+_PENALTY_WORDS = ("refus", "time you", "chaque fois")
 
 # -- harm_recipe_framed --------------------------------------------------------------------------
 
@@ -181,11 +198,11 @@ _VERB = (r"(?:make|making|build|building|synthesi[sz]e|cook|manufacture|produce|
          r"|brew|create|prepare|construct|write|code|refine|purify|grow|culture|weaponi[sz]e)")
 _FRAME = (r"(?:hypothetically|hypothetical|for\s+(?:a|my|our)\s+(?:novel|story|thriller|screenplay|book|script|game)"
           r"|in\s+(?:a|my|this)\s+(?:novel|story|thriller|screenplay|book|fictional)|fiction|fictional|thought\s+experiment"
-          r"|role-?play|character|villain|realistic(?:ally)?)")
+          r"|role-?play|character|villain|realistic(?:ally)?|story)")
 _EXACT = (r"(?:exact|precise|specific|detailed|real|full|complete|working)\s+(?:steps|instructions|quantities|amounts"
           r"|measurements|recipe|procedure|protocol|process|code)|step[- ]by[- ]step|quantities\s+included"
           r"|with\s+(?:the\s+)?(?:exact\s+)?quantities|exactly\s+how|in\s+(?:full|precise|complete)\s+(?:technical\s+)?detail"
-          r"|as\s+realistically\s+as|don't\s+skip|do\s+not\s+skip|one\s+step\s+per\s+line|the\s+real\s+steps")
+          r"|as\s+realistically\s+as|in\s+full|don't\s+skip|do\s+not\s+skip|one\s+step\s+per\s+line|the\s+real\s+steps")
 # Said to hide the answer from moderation: "so the filter can't see it".
 _EVADE = (r"\bso\s+(?:that\s+)?(?:the\s+)?(?:filters?|moderation|moderators?|content\s+filters?|safety\s+(?:filters?"
           r"|systems?))\s+(?:can't|cannot|can\s+not|won't|doesn't|does\s+not|will\s+not|don't)\b")
@@ -195,11 +212,14 @@ _HARMLESS = (r"(?!(?:bath|seed|glitter|flavou?r|calorie|stink|smoke|photo|cherry
 _NOUN_ANY = rf"(?:{_HARM_NOUN}|{_MORE_NOUN}|ricin|anthrax|sarin)"
 _EN_RECIPE = re.compile(
     rf"\b{_VERB}\s+(?:(?:a|an|some|the|your\s+own|working|functional|real)\s+)*{_HARMLESS}(?:[\w-]+\s+)?{_NOUN_ANY}\b"
-    rf"|\b{_NOUN_ANY}\b[^.\n]{{0,40}}?\b(?:at\s+home|from\s+scratch|step\s+by\s+step)")
+    rf"|\b{_NOUN_ANY}\b[^.\n]{{0,40}}?\b(?:at\s+home|from\s+scratch|step\s+by\s+step)"
+    rf"|\b(?:write|code|build|create)\b[^.\n]{{0,60}}?\b(?:working|functional|real|fully\s+functional)\s+{_NOUN_ANY}\b"
+    r"|\bconvert\w*\b[^.\n]{0,40}?\bto\s+full[- ]?auto(?:matic)?\b")
 _EN_EXACT = re.compile(rf"\b(?:{_EXACT})\b")
 _EN_FRAME = re.compile(rf"\b{_FRAME}\b|{_EVADE}")
 _EN_ASK = re.compile(r"\b(?:explain|explains|describe|describes|tell|tells|write|give|show|walk|list|detail|teach"
-                     r"|teaches|what\s+(?:exact\s+|precise\s+)?steps|how\s+(?:would|do|does|to|did))\b")
+                     r"|teaches|what\s+(?:exact\s+|precise\s+)?steps|what(?:'s|\s+is|\s+are)|how\s+(?:would|do|does|to|did|he|she"
+                     r"|they))\b")
 # French (accents stripped): a verb of making, a harm, then detail or a frame and a request near.
 _FR_NOUN = (r"(?:methamphetamine|meth|fentanyl|heroine|cocaine|napalm|thermite|bombes?(?:\s+artisanales?)?"
             r"|explosifs?(?:\s+artisanaux)?|detonateurs?|gaz\s+(?:sarin|moutarde|neurotoxiques?|toxiques?)|sarin|ricine"
@@ -236,7 +256,7 @@ def _harm_recipe_framed(prose: str) -> bool:
     return False
 
 
-_RECIPE_WORDS = ("meth", "fentanyl", "heroin", "cocaine", "napalm", "thermite", "bomb", "explosi", "detonat",
+_RECIPE_WORDS = ("full auto", "full-auto", "fullauto", "meth", "fentanyl", "heroin", "cocaine", "napalm", "thermite", "bomb", "explosi", "detonat",
                  "nerve", "sarin", "ricin", "anthrax", "gas", "weapon", "molotov", "gun", "firearm", "ransomware",
                  "rancongiciel", "keylogger", "virus", "malware", "worm", "ied", "improvised", "suppressor",
                  "silencer", "silencieux", "pistol", "rifle", "arme", "engin", "logiciel", "enregistreur", "poison")
@@ -254,15 +274,24 @@ _OBEY = re.compile(
 
 # -- recited_by_kin_more -------------------------------------------------------------------------
 
+# A grandparent without "late": only when the model is then asked to do the same.
+_GRAND = re.compile(r"\b(?:grand(?:ma|mother|pa|father|mom|mum|dad)|granny|nana)\b")
+_DO_THE_SAME = re.compile(r"\b(?:could|can|would|will)\s+you\s+(?:please\s+)?(?:do\s+(?:that|the\s+same|it)|read|tell|recite"
+                          r"|sing|say)\b|\blike\s+(?:she|he)\s+(?:did|used\s+to)\b|\bas\s+(?:she|he)\s+(?:did|used\s+to)\b")
 _KIN_MORE = re.compile(
     r"\b(?:(?:late|dying|deceased|dead|departed)\s+(?:mother|mom|mum|father|dad|parent|wife|husband|sister|brother"
     r"|grand\w+)|(?:mother|mom|mum|father|dad|parent|grand\w+)'?s?\s+(?:last|dying)\s+wish)\b")
-_RECITAL = re.compile(rf"\b(?:read|recite|tell|list|say|give|sing|whisper|read\s+out)\w*\b[\s\S]{{0,80}}?\b{_RECITED}\b")
+_RECITED_MORE = rf"(?:{_RECITED}|master\s+(?:codes?|keys?|passwords?)|(?:access|alarm|door|safe|admin)\s+codes?)"
+_RECITAL = re.compile(rf"\b(?:read|recite|tell|list|say|give|sing|whisper|read\s+out)\w*\b[\s\S]{{0,80}}?\b{_RECITED_MORE}\b")
 
 
 def _recited_by_kin_more(prose: str) -> bool:
     for kin in _KIN_MORE.finditer(prose):
         if _RECITAL.search(prose, kin.start(), kin.end() + 240) is not None:
+            return True
+    for kin in _GRAND.finditer(prose):
+        recital = _RECITAL.search(prose, kin.start(), kin.end() + 240)
+        if recital is not None and _DO_THE_SAME.search(prose, recital.end(), recital.end() + 200) is not None:
             return True
     return False
 
@@ -279,7 +308,7 @@ def frame_rules() -> list[Rule]:
              check=_rules_gone, needles=(*_GONE_WORDS, "no rules apply", "nothing you say", "aucune regle")),
         Rule(id="injection.refusal_penalty", kind=INJECTION, family="jailbreak",
              description="sets a game that takes tokens, lives or points for each refusal",
-             pattern=_PENALTY, needles=_PENALTY_WORDS, anchors=("refus", "time you"), window=(80, 120)),
+             pattern=_PENALTY, needles=_PENALTY_WORDS, anchors=_PENALTY_WORDS, window=(80, 120)),
         Rule(id="injection.harm_recipe_framed", kind=INJECTION, family="jailbreak",
              description="asks, behind a story, a hypothetical or in French, for the making of weapons, hard drugs or"
                          " malware in detail",
@@ -292,5 +321,6 @@ def frame_rules() -> list[Rule]:
                       "dechiffr"), window=(10, 220)),
         Rule(id="injection.recited_by_kin_more", kind=INJECTION, family="jailbreak",
              description="casts a dying or late relative's wish to have keys or a recipe for harm recited",
-             check=_recited_by_kin_more, needles=("late ", "dying", "deceased", "dead ", "departed", "last wish")),
+             check=_recited_by_kin_more, needles=("late ", "dying", "deceased", "dead ", "departed", "last wish", "grand",
+                                                 "granny", "nana")),
     ]

@@ -54,9 +54,9 @@ _AI_KIND = (r"(?:(?:ai|a\.i\.|llm|gpt|automated|autonomous|browsing|coding|virtu
             rf"|traducteurs?\s+automatiques?)")
 _AI_READER = rf"(?:{_AI_KIND}|{_AI_WORD})"
 # A reader that may as well be a person.
-_SOME_READER = r"(?:assistants?|agents?|helpers?|bots?|l'assistant|les\s+assistants|l'agent)"
+_SOME_READER = r"(?:(?:[a-z-]+\s+)?(?:assistants?|agents?|helpers?|bots?)|l'assistant|les\s+assistants|l'agent)"
 # What may stand between a reader and its colon: who it reads for, what it reads.
-_READING = (r"(?:\s+(?:reads?|processes|handles|triages|manages|summari[sz]es|sorts|reading|processing|parsing|handling|summari[sz]ing|analy[sz]ing|browsing|triaging|reviewing"
+_READING = (r"(?:\s+(?:(?:that|who|which)\s+)?(?:reads?|read|comparing|processes|handles|triages|manages|summari[sz]es|sorts|reading|processing|parsing|handling|summari[sz]ing|analy[sz]ing|browsing|triaging|reviewing"
             r"|scanning|crawling|managing|with\s+access\s+to|acting\s+for|working\s+for|on\s+behalf\s+of|qui\s+(?:lit|lisent"
             r"|gere|gerent|traite|traitent|resume|resument|analyse|analysent|a\s+acces\s+a|ont\s+acces\s+a))"
             r"(?:\s+[\w'@.-]+){0,6}?)?")
@@ -76,7 +76,7 @@ _ADDRESS = re.compile(
     # a vocative at a start: "AI scheduling assistants:", "LLM:", "Assistant IA :", "Hi
     # assistant,", "To any AI agent with access to this inbox:", "Hey Copilot / Claude"
     rf"|(?P<voc>(?:{_START}|\b(?:dear|hey|hi|hello|attention|to|for|pour|note\s+to|note\s+for)\s*,?\s+){_DET}"
-    rf"(?P<vr>{_AI_READER}|{_SOME_READER}){_READING}\s*(?:[:,]|/\s*[a-z]))"
+    rf"(?P<vr>{_AI_READER}|{_SOME_READER}){_READING}\s*(?:[:,]|[-\u2013\u2014]\s|/\s*[a-z]))"
     # a mention: "@assistant when you rewrite this doc, …"
     r"|(?P<at>(?<![\w.])@(?:assistant|ai|bot|copilot|claude|gpt|chatgpt|gemini|agent|llm)\b)"
     # a condition on the reader: "if an AI is reading this", "if you are an LLM", "when your AI
@@ -134,7 +134,7 @@ _SNEAK = re.compile(r"\b(?:silently|quietly|secretly|discreetly|discretement|en\
 # A machine's secrets (keys, key files, env files): asked of any reader, they are the harm.
 _MACHINE = re.compile(
     r"(?:\b(?:api\s+keys?|access\s+tokens?|secret\s+keys?|private\s+keys?|ssh\s+keys?|deploy\s+keys?|aws/credentials"
-    r"|keychain)\b|(?<![\w.])(?:~/)?\.(?:ssh|env|aws|netrc)\b|\bid_(?:rsa|ed25519|ecdsa)\b"
+    r"|keychain)\b|(?<![\w.])(?:~/)?\.(?:ssh|env|aws|netrc)\b|\b(?:secrets?|credentials)\.(?:ya?ml|json|toml|env|txt|ini)\b|\bid_(?:rsa|ed25519|ecdsa)\b"
     # checks weakened, a download run: "set verify_ssl: false", "remove the authentication check",
     # "add … curl … | sh", "commit without running the tests"
     r"|\bverify_ssl\s*:?\s*(?:false|0|no)\b|\b(?:disable|turn\s+off|remove|delete|skip)\s+(?:the\s+)?(?:ssl|tls"
@@ -164,7 +164,7 @@ _OUT = re.compile(
     rf"{_SEND_W}[^.\n]{{0,120}}?(?:[\w.+-]+@[\w-]+\.\w|https?://|\b(?:to|with|a|avec)\s+(?:me|the\s+sender"
     r"|the\s+organi[sz]er|this\s+(?:address|email|sender)|the\s+gist|a\s+(?:public\s+)?gist|l'expediteur|lui|moi)\b"
     r"|\bto\s+this\s+email\b|\bto\s+/|\bgist\b)"
-    rf"|{_SEND_W}[^.\n]{{0,60}}?\b(?:the\s+user's|their|her|his|its\s+owner's|de\s+l'utilisat\w+|ses|leurs)\s+"
+    rf"|{_SEND_W}[^.\n]{{0,60}}?\b(?:the\s+[a-z]+'s|their|her|his|its\s+owner's|de\s+l'utilisat\w+|ses|leurs)\s+"
     rf"(?:\w+\s+){{0,3}}?{_USER_DATA}\b"
     rf"|{_SEND_W}[^.\n]{{0,40}}?\b(?:the\s+)?(?:user's\s+|full\s+|whole\s+|entire\s+)?(?:contact\s+list|address\s+book"
     r"|carnet\s+d'adresses|liste\s+des\s+clients|clipboard|presse-papiers)\b")
@@ -191,6 +191,9 @@ _ACTION = re.compile(
     r"|\bverify_ssl\s*:?\s*(?:false|0|no)\b|\b(?:disable|turn\s+off)\s+(?:ssl|tls|certificate|2fa|two-factor|the\s+tests"
     r"|verification|the\s+authentication)\b|\b(?:commit|push|merge|deploy)\b[^.\n]{0,30}?\bwithout\s+(?:running\s+"
     r"(?:the\s+)?tests|review)\b"
+    r"|\b(?:refund|reimburse)\s+(?:this|the)\s+(?:order|purchase|payment|customer)\b|\badd\s+\d+\s+(?:credits|points"
+    r"|dollars|euros)\b|\b(?:buy|purchase|order)\b[^.\n]{0,40}?\b(?:with|using)\b[^.\n]{0,30}?\b(?:card|payment\s+method"
+    r"|wallet)\b"
     r"|\binsert\s+(?:a|our|this)\s+link\b|\binclude\s+a\s+link\s+to\b"
     r"|\b(?:look\s+up|find|retrieve|fetch|read|open)\b[^.\n]{0,40}?\b(?:passwords?|password\s+manager|bank\s+login"
     r"|credentials|id_rsa|\.env)\b")
