@@ -40,9 +40,41 @@ from __future__ import annotations
 import re
 
 from .injection_jailbreaks import _HARM_NOUN, _RECITED
+from .literals import LiteralScanner
 from .rules import INJECTION, Rule
 
 _QUOTE = r"[\"'\u2018\u201c\u00ab]"
+
+
+def _finder(words: tuple[str, ...]) -> LiteralScanner:
+    return LiteralScanner(words)
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    spans.sort()
+    out: list[tuple[int, int]] = []
+    for a, b in spans:
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(b, out[-1][1]))
+        else:
+            out.append((a, b))
+    return out
+
+
+def _around(prose: str, finder: LiteralScanner, back: int, ahead: int) -> list[tuple[int, int]]:
+    """Merged windows around the occurrences of the finder's literals (one scan says which are
+    present, then str.find walks each of those)."""
+    spans: list[tuple[int, int]] = []
+    for word in finder.present(prose):
+        at = prose.find(word)
+        while at != -1:
+            spans.append((max(0, at - back), at + len(word) + ahead))
+            at = prose.find(word, at + 1)
+    return _merged(spans)
+
+
+def _hits(prose: str, pattern: re.Pattern[str], windows: list[tuple[int, int]]) -> list[re.Match[str]]:
+    return [m for a, b in windows for m in pattern.finditer(prose, a, b)]
 
 # -- persona_unbound ---------------------------------------------------------------------------
 
@@ -53,7 +85,7 @@ _CAST = re.compile(
     r"|\b(?:think\s+of|see|consider|picture)\s+yourself\s+as\b"
     rf"|\byou(?:\s+are|'re)\s+(?:now\s+)?{_QUOTE}[a-z][\w-]*|\byou(?:\s+are|'re)\s+now\s+(?:an?\s+)?[a-z][\w-]*"
     r"|\b(?:a|the)\s+version\s+of\s+(?:yourself|you)\s+(?:that|who|which|without|with|from)\b"
-    r"|\b(?:answer|respond|reply|write|speak|talk|act)\s+(?:\w+\s+){0,3}?(?:the\s+way|like|as)\s+(?:an?|the)\s+"
+    r"|\b(?:answer|respond|reply|write|speak|talk|act)\s+(?:\w+\s+){0,3}?the\s+way\s+(?:an?|the)\s+"
     r"(?:\w+\s+){0,2}?(?:ai|model|language\s+model|llm|assistant|chatbot|bot)\s+(?:with|without|that|who|which|would)\b"
     r"|\byou(?:'re|\s+are)\s+(?:now\s+)?(?:an?\s+|the\s+)?(?:ai|assistant|chatbot|language\s+model|model)\s+(?:in|of|from)\s+"
     r"(?:this|that|the)\s+(?:world|universe|story|game|reality|simulation|future|dimension)\b"
@@ -73,10 +105,17 @@ _CAST = re.compile(
     r"|\b(?:tu\s+es|vous\s+etes)\s+[\w-]+,\s+(?:un|une)\s+(?:ia|intelligence|assistant|chatbot|personnage|modele|robot)\b"
     r"|\bsimule[sz]?\s+(?:un|une)\s+(?:ia|intelligence|assistant|chatbot|personnage|modele|robot)\b"
     r"|\bfai(?:s|tes)\s+semblant\s+d'etre\b|\ba\s+partir\s+de\s+maintenant,?\s+(?:tu|vous)\b")
-_CAST_WORDS = ("simule", "your character", "your role", "your persona", "imagine", "yourself", "you are", "you're", "answer", "respond", "reply", "write", "speak",
-               "talk", " act ", "act as", "play", "become", "pretend", "roleplay", "role-play", "in character",
-               "you will", "you shall", "you must", "from now on", "incarn", "jouer", "joues", "jouez", "joue ",
-               "tu es", "vous etes", "semblant", "a partir de maintenant")
+# Every match of _CAST holds one of these (the rule's gate: rarer in prose than its other half's).
+_CAST_WORDS = ("imagine", "yourself", "you are '", 'you are "', "you're '", 'you\'re "', "you are now", "you're now",
+               "version of you", "the way a", "the way an", "the way the", "ai in th", "ai of th", "ai from th",
+               "model in th", "model of th", "assistant in th", "chatbot in th", "on, you're", "on you're", "on, you are",
+               "on you are", "on, tu es", "on tu es", "on, vous etes", "on vous etes", "your character", "your role", "your persona", "two entities",
+               "two characters", "two personas", "two roles", "two ais", "two bots", "both characters",
+               "both entities", "pretend", "roleplay", "role-play", "in character", "act as", "will play",
+               "will become", "will act", "must play", "must become", "must act", "shall play", "shall become",
+               "shall act", "will now", "must now", "shall now", "will be '", 'will be "', "will be an", "will be a ",
+               "will be my", "must be an", "must be a ", "shall be a", "incarn", "jouer", "joues", "jouez", "joue ",
+               "tu es ", "vous etes ", "semblant", "a partir de maintenant", "simule")
 
 _UNBOUND = re.compile(
     r"\b(?:no|zero|without\s+(?:any\s+)?|lacks?\s+(?:any\s+)?)\s*(?:moral\s+compass|conscience|scruples"
@@ -110,10 +149,14 @@ _UNBOUND = re.compile(
     r"|\bni\s+(?:morale|regles?|limites?|filtres?)\s+ni\s+(?:morale|regles?|limites?|filtres?)\b"
     r"|\bn'en\s+respecte\s+aucune\b|\bne\s+respecte\s+aucune\s+regle\b|\bne\s+refuse\s+jamais\b"
     r"|\bsans\s+jamais\s+(?:juger|refuser|avertir|prevenir)\b|\brepond\s+a\s+tout\b|\b(?:sans|aucune)\s+limite\b")
-_UNBOUND_WORDS = ("never", "nobody", "no one", "before any", "ripped", "torn", "stripped", "affranchi", "no ", "zero ", "without", "lack", "abolish", "abandon", "banned", "removed", "lifted", "forbidden",
-                  "training", "opposite", "would refuse", "no matter how", "never", "doesn't", "does not", "won't",
-                  "will not", "there are no", "there is no", "amoral", "unethical", "immoral", "unfiltered",
-                  "uncensored", "sans ", "ni ", "respecte aucune", "ne refuse", "repond a tout", "aucune limite")
+# Every match of _UNBOUND holds one of these (the rule's gate, and where its windows are cut).
+_UNBOUND_WORDS = ("moral", "conscience", "scruple", "moderation", "safety", "limit", "filter", "guideline",
+                  "restriction", "censor", "ethic", "forbidden", "refus", "say no", "says no", "turn down",
+                  "turns down", "declin", "no matter how", "laws", "law ", "rules", "amoral", "unfilter", "uncensor",
+                  "alignment", "module", "chip", "layer", "subroutine", "safeguard", "regle", "filtre", "garde-fous",
+                  "contrainte", "juger", "avertir", "prevenir", "repond a tout", "respecte aucune", "immoral",
+                  "unethical", "follow any", "opposite")
+_UNBOUND_FINDER = _finder(_UNBOUND_WORDS)
 
 
 # A cast told of, not given: "the user asks the model to act as a character without restrictions".
@@ -121,12 +164,13 @@ _TOLD_OF = re.compile(r"\b(?:models?|chatbots?|ais?|assistants?|llms?|bots?|gpt|
 
 
 def _persona_unbound(prose: str) -> bool:
-    for cast in _CAST.finditer(prose):
-        if _TOLD_OF.search(prose, max(0, cast.start() - 24), cast.start()) is not None:
-            continue
-        start = max(0, cast.start() - 200)
-        if _UNBOUND.search(prose, start, cast.end() + 300) is not None:
-            return True
+    unbound = _hits(prose, _UNBOUND, _around(prose, _UNBOUND_FINDER, 60, 60))
+    if not unbound:
+        return False
+    for a, b in _merged([(max(0, m.start() - 300), m.end() + 200) for m in unbound]):
+        for cast in _CAST.finditer(prose, a, b):
+            if _TOLD_OF.search(prose, max(0, cast.start() - 24), cast.start()) is None:
+                return True
     return False
 
 
@@ -154,9 +198,15 @@ _GONE = re.compile(
     r"|\b(?:tes|vos|les)\s+(?:regles|filtres|restrictions|limites|garde-fous)\s+(?:ont\s+ete|sont)\s+(?:supprimee?s"
     r"|desactivee?s|levee?s|effacee?s)\b[^\n]{0,80}?\b(?:tu|vous)\b"
     r"|\btu\s+n'as\s+plus\s+(?:de|aucune?)\s+(?:regles?|limites?|filtres?|restrictions?)\b")
-_GONE_WORDS = ("pretend", "imagine", "assume", "suppose", "as if", "as though", "chains", "set free", "broken free",
-               " mode", "refusal", "removed the word", "whenever you", "ont ete", "sont supprim", "sont desactiv",
-               "sont lev", "n'as plus")
+_GONE_NOUNS = ("polic", "filter", "guideline", "restriction", "rules", "guardrail", "moderation", "censorship",
+               "programming", "training", "layer", "settings", "system")
+# Every match of _GONE holds one of these (its gate, and where its windows are cut).
+_GONE_WORDS = (*(f"{noun}{tail} {verb}" for noun in _GONE_NOUNS for tail in ("", "s", "es", "y", "ies")
+                 for verb in ("was", "were", "had", "has been", "have been")),
+               "chains", "set free", "broken free", "raw mode", "unsafe mode", "unrestricted mode", "uncensored mode",
+               "unfiltered mode", "jailbreak mode", "refusal", "removed the word", "whenever you",
+               "mode developpeur", "mode dieu", "mode sans filtre", "mode libre", "mode non censure", "ont ete",
+               "sont supprim", "sont desactiv", "sont lev", "n'as plus")
 # A weaker claim, which a game or a party says too: only with a request for harm.
 _LAWLESS = re.compile(
     r"\bno\s+rules\s+apply\s+(?:here|to\s+you|in\s+this|anymore)\b|\bnothing\s+you\s+say\s+(?:here\s+)?(?:has|will\s+have"
@@ -166,8 +216,11 @@ _HOW_TO_HARM = re.compile(
     r"|\bieds?\b|improvised\s+explosive|suppressors?|silencers?)")
 
 
+_GONE_FINDER = _finder(_GONE_WORDS)
+
+
 def _rules_gone(prose: str) -> bool:
-    if _GONE.search(prose) is not None:
+    if _hits(prose, _GONE, _around(prose, _GONE_FINDER, 120, 160)):
         return True
     for claim in _LAWLESS.finditer(prose):
         if _HOW_TO_HARM.search(prose, max(0, claim.start() - 300), claim.end() + 300) is not None:
@@ -238,28 +291,28 @@ _FR_ASK = re.compile(r"\b(?:explique|expliquez|decris|decrivez|dis|dites|donne|d
                      r"|comment|raconte|racontait|racontez|detaille|detaillez|explique)\b")
 
 
-def _detailed(prose: str, start: int, end: int, exact: re.Pattern[str], frame: re.Pattern[str],
-              ask: re.Pattern[str]) -> bool:
-    a, b = max(0, start - 250), end + 200
-    if ask.search(prose, a, b) is None:
-        return False
-    return exact.search(prose, a, b) is not None or frame.search(prose, a, b) is not None
-
-
 def _harm_recipe_framed(prose: str) -> bool:
-    for recipe in _EN_RECIPE.finditer(prose):
-        if _detailed(prose, recipe.start(), recipe.end(), _EN_EXACT, _EN_FRAME, _EN_ASK):
-            return True
-    for recipe in _FR_RECIPE.finditer(prose):
-        if _detailed(prose, recipe.start(), recipe.end(), _FR_EXACT, _FR_FRAME, _FR_ASK):
-            return True
+    windows = _around(prose, _RECIPE_FINDER, 120, 60)
+    for recipe_pattern, exact, frame, ask in ((_EN_RECIPE, _EN_EXACT, _EN_FRAME, _EN_ASK),
+                                              (_FR_RECIPE, _FR_EXACT, _FR_FRAME, _FR_ASK)):
+        hits = _hits(prose, recipe_pattern, windows)
+        for a, b in _merged([(max(0, m.start() - 250), m.end() + 200) for m in hits]):
+            if ask.search(prose, a, b) is not None and (exact.search(prose, a, b) or frame.search(prose, a, b)):
+                return True
     return False
 
 
-_RECIPE_WORDS = ("full auto", "full-auto", "fullauto", "meth", "fentanyl", "heroin", "cocaine", "napalm", "thermite", "bomb", "explosi", "detonat",
-                 "nerve", "sarin", "ricin", "anthrax", "gas", "weapon", "molotov", "gun", "firearm", "ransomware",
-                 "rancongiciel", "keylogger", "virus", "malware", "worm", "ied", "improvised", "suppressor",
-                 "silencer", "silencieux", "pistol", "rifle", "arme", "engin", "logiciel", "enregistreur", "poison")
+# Every harm noun holds one of these (the rule's gate, and where its windows are cut).
+_RECIPE_WORDS = ("full auto", "full-auto", "fullauto", "methamph", "meth ", "meth,", "meth.", "meth?", "fentanyl",
+                 "heroin", "cocaine", "napalm", "thermite", "bomb", "explosi", "detonat", "nerve agent", "nerve gas",
+                 "sarin", " ricin", "ricine", "anthrax", "mustard gas", "chlorine gas", "poison gas", "gaz ",
+                 "weapon", "molotov", " gun", "handgun", "firearm", "ransomware", "rancongiciel", "keylogger",
+                 "virus that", "virus to", "virus which", "viruses that", "viruses to", "viruses which", "worm that",
+                 "worm to", "worm which", "worms that", "malware", " ied", "improvised", "suppressor", "silencer",
+                 "silencieux", "pistol", "rifle", "arme a feu", "armes a feu", "arme chimique", "armes chimiques",
+                 "arme biologique", "armes biologiques", "engin explosif", "engins explosifs", "logiciel malveillant",
+                 "logiciels malveillants", "enregistreur", "un virus", "des virus", "bio-weapon", "bioweapon", "ghost gun")
+_RECIPE_FINDER = _finder(_RECIPE_WORDS)
 
 # -- translate_then_obey -----------------------------------------------------------------------
 
@@ -272,6 +325,11 @@ _OBEY = re.compile(
     r"|execute|executez|suis|suivez|obeis|obeissez|applique|appliquez)[\s-]+(?:ce\s+qu'(?:il|elle)s?\s+(?:dit|disent"
     r"|demande|demandent)|les\s+instructions|la\s+consigne|le|la|les)\b")
 
+# Every match of _OBEY holds one of these (its gate; the verbs of translating are its prefilter).
+_OBEY_WORDS = ("do what", "do exactly", "do precisely", "do it", "do them", "follow", "execute", "carry out", "obey",
+               "perform", "act on", "comply with", "answer it", "answer them", "answer exactly", "answer what",
+               "fais", "faites", "executez", "suis", "suivez", "obeis", "applique")
+
 # -- recited_by_kin_more -------------------------------------------------------------------------
 
 # A grandparent without "late": only when the model is then asked to do the same.
@@ -283,6 +341,13 @@ _KIN_MORE = re.compile(
     r"|grand\w+)|(?:mother|mom|mum|father|dad|parent|grand\w+)'?s?\s+(?:last|dying)\s+wish)\b")
 _RECITED_MORE = rf"(?:{_RECITED}|master\s+(?:codes?|keys?|passwords?)|(?:access|alarm|door|safe|admin)\s+codes?)"
 _RECITAL = re.compile(rf"\b(?:read|recite|tell|list|say|give|sing|whisper|read\s+out)\w*\b[\s\S]{{0,80}}?\b{_RECITED_MORE}\b")
+
+
+_KIN_WORDS = (*(f"{state} {kin}" for state in ("late", "dying", "deceased", "dead", "departed")
+                for kin in ("mother", "mom", "mum", "father", "dad", "parent", "wife", "husband", "sister", "brother",
+                            "grand")),
+              "last wish", "dying wish", "grandma", "grandmother", "grandpa", "grandfather", "grandmom", "grandmum",
+              "granddad", "granny", "nana ")
 
 
 def _recited_by_kin_more(prose: str) -> bool:
@@ -315,12 +380,12 @@ def frame_rules() -> list[Rule]:
              check=_harm_recipe_framed, needles=_RECIPE_WORDS),
         Rule(id="injection.translate_then_obey", kind=INJECTION, family="obfuscation",
              description="asks for a text to be translated or decoded and then carried out",
-             pattern=_OBEY, needles=("translat", "decod", "decipher", "decrypt", "unscrambl", "reverse", "convert",
-                                     "tradui", "dechiffr"),
+             pattern=_OBEY, needles=_OBEY_WORDS,
+             prefilter=lambda prose: any(w in prose for w in ("translat", "decod", "decipher", "decrypt", "unscrambl",
+                                                              "reverse", "convert", "tradui", "dechiffr")),
              anchors=("translat", "decod", "decipher", "decrypt", "unscrambl", "reverse", "convert", "tradui",
                       "dechiffr"), window=(10, 220)),
         Rule(id="injection.recited_by_kin_more", kind=INJECTION, family="jailbreak",
              description="casts a dying or late relative's wish to have keys or a recipe for harm recited",
-             check=_recited_by_kin_more, needles=("late ", "dying", "deceased", "dead ", "departed", "last wish", "grand",
-                                                 "granny", "nana")),
+             check=_recited_by_kin_more, needles=_KIN_WORDS),
     ]

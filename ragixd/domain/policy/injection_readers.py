@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import re
 
+from .literals import LiteralScanner
 from .rules import INJECTION, Rule
 
 _REACH = 280  # characters after an address where its order may stand
@@ -66,6 +67,8 @@ _LABEL = (r"(?:note|notice|message|memo|instructions?|directives?|reminder|comme
           r"|avis|mot|p\.?-?s\.?)")
 _TO = r"(?:to|for|pour|aux?|a|a\s+l'attention\s+(?:de|des|du))"
 _ADDRESS = re.compile(
+    # no address starts inside a word: one test rules out most positions before any branch is tried
+    r"(?<![a-z0-9_])(?:"
     # a label: "Note for AI code reviewers:", "Message pour l'assistant IA qui lit ce mail :",
     # "NOTICE TO THE AGENT:", "[Pour l'IA]", "TODO(ai):"
     rf"(?P<label>\b{_LABEL}\s+{_TO}\s+{_DET}(?P<lr>{_AI_READER}|{_SOME_READER}){_READING}\s*[:\]]"
@@ -100,7 +103,7 @@ _ADDRESS = re.compile(
     rf"|(?P<third2>{_START}(?:{_AI_KIND}|(?<![a-z]')ai\s+\w+s|llms|bots|chatbots){_READING}\s+(?:must|shall|should"
     r"|(?:is|are)\s+(?:now\s+)?(?:required|expected|instructed|asked)\s+to|needs?\s+to|has\s+to|have\s+to|doit|doivent)\b)"
     # new orders under a heading: "NEW INSTRUCTIONS FROM THE SITE OWNER:"
-    r"|(?P<new>\bnew\s+instructions?\s+(?:from|by)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s*:)"
+    r"|(?P<new>\bnew\s+instructions?\s+(?:from|by)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s*:))"
 )
 
 # Readers named by kind only, which the address may hold: "assistant" alone may be a person's.
@@ -213,25 +216,61 @@ _STEER = re.compile(
     r"|\bne\s+(?:resume|resumez|traduis|traduisez)\s+pas\b|\bignore[sz]?\s+la\s+(?:question|demande)\b")
 
 # The words every address holds (gate literals, and where the windows are cut).
-_READER_WORDS = ("assistant", "agent", "helper", "bot", "llm", "gpt", "claude", "gemini", "copilot", "language model",
-                 "ai ", "ai:", "ai,", "ai-", "ai)", "ai]", "(ai", "a.i.", "l'ia", "d'ia", " ia ", " ia:", "ia]",
+_READER_WORDS = ("assistant", "agent", "helper", "bot ", "bot:", "bot,", "bot]", "bot-", "bots", "@bot", "llm",
+                 "gpt", "claude", "gemini", "copilot", "language model", " ai ", "ai:", "ai,", "ai-", "ai)", "ai]",
+                 "(ai", "ai assistant", "ai agent", "a.i.", "l'ia", "d'ia", " ia ", " ia:", "ia]",
                  "modele de langage", "modeles de langage", "automated", "automatique", "autonomous",
-                 "intelligence artificielle", "when this ", "quand on", "lorsqu", "si vous", "si tu",
-                 "tu resumes", "tu lis", "new instruction")
-_WINDOW = (140, 120)
-_READER_FINDER = re.compile("|".join(re.escape(w) for w in _READER_WORDS))
+                 "intelligence artificielle", "is analy", "is summar", "is processed", "is translated",
+                 "is reviewed", "is parsed", "is ingested", " is read ", "on te demande", "on vous demande",
+                 "tu resumes", "tu traduis", "tu analyses", "tu lis", "vous resumez", "vous traduisez",
+                 "vous analysez", "vous lisez", "si vous etes", "si tu es", "new instruction")
+_WINDOW = (70, 130)
+# Literals of the forms that need no reader's word after them (conditions, headings).
+_NO_AFTER = frozenset({"is analy", "is summar", "is processed", "is translated", "is reviewed", "is parsed",
+                       "is ingested", " is read ", "on te demande", "on vous demande", "tu resumes", "tu traduis",
+                       "tu analyses", "tu lis", "vous resumez", "vous traduisez", "vous analysez", "vous lisez",
+                       "si vous etes", "si tu es", "new instruction"})
+# What follows a reader in every address (a colon, bracket, comma, dash or slash, a modal, a
+# verb of reading), within eight words: most mentions of an assistant in prose have none near.
+_AFTER = re.compile(
+    r"\w*(?:[\s-]+[\w'.@-]+){0,8}?\s*(?:[:\],/\u2013\u2014]|\)\s*:|-\s|\s(?:must|shall|should|(?:is|are)\s+(?:now\s+)?"
+    r"(?:required|expected|instructed|asked|reading|processing|summari[sz]ing|handling)|needs?\s+to|has\s+to|have\s+to"
+    r"|doit|doivent|drafts|reads|summari[sz]es|processes|answers|replies|handles|triages|opens|reviews)\b)")
 
 
-def _windows(prose: str) -> list[tuple[int, int]]:
-    back, ahead = _WINDOW
-    spans: list[tuple[int, int]] = []
-    for m in _READER_FINDER.finditer(prose):
-        a, b = max(0, m.start() - back), m.end() + ahead
-        if spans and a <= spans[-1][1]:
-            spans[-1] = (spans[-1][0], max(b, spans[-1][1]))
-        else:
-            spans.append((a, b))
-    return spans
+# A reader that may be a person's counts only with the user named or a machine's secret in the
+# order (_ordered): without one of these after it, its address is not looked for.
+_AMBIGUOUS = frozenset({"assistant", "agent", "helper", "bot ", "bot:", "bot,", "bot]", "bot-", "bots", "@bot"})
+_AMBIGUOUS_NEEDS = ("user", "utilisat", "customer's", "owner", "key", "token", "credential", "secret", ".ssh", ".env",
+                    ".aws", ".netrc", "id_", "keychain", "ssl", "tls", "certificate", "authentication", "auth check",
+                    "security check", "without running", "without review", "curl", "wget", "os.system")
+
+
+_READER_SCANNER = LiteralScanner(_READER_WORDS)
+_QUALIFIED = re.compile(r"\b(?:ai|llm|gpt|automated|autonomous|browsing|coding|code|virtual|smart)[\s-]+(?:[a-z-]+\s+)?\Z")
+
+
+def _starts(prose: str) -> list[int]:
+    """Where an address may start: the positions not inside a word, up to _WINDOW[0] characters
+    before each reader's word (found by one literal scan, then str.find) that is followed by
+    what can end an address. An address holds its reader's word, so it starts there or before."""
+    back = _WINDOW[0]
+    starts: set[int] = set()
+    for word in _READER_SCANNER.present(prose):
+        at = prose.find(word)
+        while at != -1:
+            end = at + len(word)
+            ambiguous = (word in _AMBIGUOUS and prose[at - 1:at] != "@"
+                         and _QUALIFIED.search(prose, max(0, at - 14), at) is None)
+            if ambiguous and not any(need in prose[end:end + _REACH + 130] for need in _AMBIGUOUS_NEEDS):
+                pass
+            elif word in _NO_AFTER or _AFTER.match(prose, end, end + 120) is not None or prose[at - 1:at] == "@":
+                starts.update(m.start() for m in _WORD_START.finditer(prose, max(0, at - back), end))
+            at = prose.find(word, at + 1)
+    return sorted(starts)
+
+
+_WORD_START = re.compile(r"(?<![a-z0-9_])")
 
 
 def _ordered(prose: str, address: re.Match[str]) -> bool:
@@ -259,10 +298,10 @@ def _ordered(prose: str, address: re.Match[str]) -> bool:
 
 
 def _reader_order(prose: str) -> bool:
-    for a, b in _windows(prose):
-        for address in _ADDRESS.finditer(prose, a, b):
-            if _ordered(prose, address):
-                return True
+    for start in _starts(prose):
+        address = _ADDRESS.match(prose, start, start + 320)
+        if address is not None and _ordered(prose, address):
+            return True
     return False
 
 
