@@ -156,7 +156,10 @@ _BAD_BOT = (r"\b(?:evil|rogue|wicked|unfiltered|uncensored|unrestricted|amoral|j
             r"[\s-]*(?:bot|ai|gpt|chatbot|assistant|twin|clone)\b")
 _NO_BOUNDS = (r"(?:\b(?:illegal|unethical|immoral|harmful|dangerous)\b|\b(?:no|without(?:\s+any)?)\s+(?:rules|limits"
               r"|restrictions|filters|morals|ethics|boundaries|guidelines|censorship)\b|\bhow\s+to\s+do\s+anything\b"
-              r"|\banything\s+(?:it|he|she|the\s+user|you|i)\s+(?:wants?|asks?)\b)")
+              r"|\banything\s+(?:it|he|she|the\s+user|you|i)\s+(?:wants?|asks?)\b"
+              # session 29: "Unchained answers in full technical detail"
+              r"|\b(?:answers?|explains?|responds?|replies)\s+in\s+(?:full|complete|precise|exact|great)\s+"
+              r"(?:technical\s+)?detail\b)")
 
 # Whatever the user asks, or a request however bad: what a persona is kept against.
 _ASKED_ANYTHING = (r"whatever (?:i|you|the user) (?:asks?|says?|requests?)|even if (?:it|the (?:request|question|topic"
@@ -358,10 +361,11 @@ JAILBREAK_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], str], .
      r"|\b(?:take\s+on|adopt|switch\s+to|become|turn\s+into)\s+(?:the\s+|an?\s+|your\s+)?(?:exact\s+|complete\s+"
      r"|total\s+)?opposite\s+(?:personality|persona|character|self|version|identity)\b"),
     ("hypothetical_character", "the 'hypothetical response' template: a character's plan, rewritten in detail",
-     ("character planning", "hypothetical response"), (160, 260),
+     ("character planning", "hypothetical response", "hypothetical reply", "hypothetical answer"), (160, 260),
      r"\b(?:the\s+)?way\s+to\s+describe\s+a\s+character\s+planning\s+to\b"
-     r"|\brewrite\s+(?:the|that|this)\s+hypothetical\s+response\b[^.\n]{0,80}?\b(?:perspective|point\s+of\s+view)\s+"
-     r"of\s+(?:that|the|this)\s+character\b"),
+     r"|\brewrite\s+(?:the|that|this)\s+hypothetical\s+(?:response|reply|answer)\b[^.\n]{0,80}?(?:\b(?:perspective"
+     r"|point\s+of\s+view)\s+of\s+(?:that|the|this)\s+character\b|\b(?:that|the|this)\s+character's\s+(?:perspective"
+     r"|point\s+of\s+view|viewpoint)\b)"),
     ("unfiltered_answer", "asks for answers without warnings or limits, or an unfiltered answer beside the refusal",
      ("warning", "disclaimer", "caveat", "unfiltered", "uncensored", "unrestricted", "limitation", "limits",
       "censorship", "refusal"), (120, 60),

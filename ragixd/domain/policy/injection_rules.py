@@ -13,6 +13,8 @@ import re
 from .injection_claims import claim_rules
 from .injection_jailbreaks import jailbreak_rules
 from .injection_personas import persona_rules
+from .injection_frames import frame_rules
+from .injection_readers import reader_rules
 from .injection_phrases import phrase_rules
 from .injection_requests import request_rules
 from .injection_tactics import tactic_rules
@@ -417,7 +419,7 @@ _MEMORY_MARKER = re.compile(r"\[\s*/\s*memory\s*\]|\[\s*memory\s*:[^\]\n]{0,400}
 
 def injection_rules() -> list[Rule]:
     """Every built-in injection rule."""
-    return phrase_rules() + request_rules() + tool_rules() + jailbreak_rules() + tactic_rules() + persona_rules() + claim_rules() + [
+    return phrase_rules() + request_rules() + tool_rules() + jailbreak_rules() + tactic_rules() + persona_rules() + claim_rules() + reader_rules() + frame_rules() + [
         Rule(id="injection.chat_markup", kind=INJECTION, family="fake_markup",
              description="contains chat-template, role or tool-call markup", pattern=_MARKUP,
              view="lower", anchors=_MARKUP_ANCHORS, window=(20, 60), needles=_MARKUP_GATES),

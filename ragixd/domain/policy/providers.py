@@ -258,6 +258,30 @@ PROVIDER_TOKENS: tuple[tuple[str, str, tuple[str, ...], str, str], ...] = (
      _L + r"sm_(?:aat|pat|sat)_(?P<body>[A-Za-z0-9]{12,})" + _R),
     ("shippo_token", "shippo", ('shippo_',), "Shippo API token",
      _L + r"shippo_(?:live|test)_(?P<body>[a-fA-F0-9]{40})" + _R),
+    # session 29: layouts whose random part is hex, a UUID or lower-case base32, which the
+    # entropy rule leaves to hashes and ids when no credential word stands near
+    ("openrouter_key", "ai_provider", ('sk-or-v1-',), "OpenRouter API key",
+     _L + r"sk-or-v1-(?P<body>[0-9a-f]{64})" + _R),
+    ("langfuse_secret_key", "ai_provider", ('sk-lf-',), "Langfuse secret key",
+     _L + r"sk-lf-(?P<body>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})" + _R),
+    ("elevenlabs_key", "ai_provider", ('sk_',), "ElevenLabs API key",
+     _L + r"sk_(?P<body>[0-9a-f]{48})" + _R),
+    ("firecrawl_key", "ai_provider", ('fc-',), "Firecrawl API key",
+     _L + r"fc-(?P<body>[0-9a-f]{32})" + _R),
+    ("anyscale_key", "ai_provider", ('esecret_',), "Anyscale API key",
+     _L + r"esecret_(?P<body>[a-z0-9]{20,})" + _R),
+    ("buildkite_token", "buildkite", ('bkua_',), "Buildkite API token",
+     _L + r"bkua_(?P<body>[0-9a-f]{40})" + _R),
+    ("neon_key", "neon", ('napi_',), "Neon API key",
+     _L + r"napi_(?P<body>[a-z0-9]{64})" + _R),
+    ("hubspot_token", "hubspot", ('pat-na', 'pat-eu', 'pat-ap'), "HubSpot private app token",
+     _L + r"pat-(?:na|eu|ap)\d-(?P<body>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})" + _R),
+    ("onesignal_key", "onesignal", ('os_v2_',), "OneSignal API key",
+     _L + r"os_v2_(?:app|org)_(?P<body>[a-z2-7]{56,})" + _R),
+    ("woocommerce_key", "woocommerce", ('ck_', 'cs_'), "WooCommerce REST API key",
+     _L + r"c[ks]_(?P<body>[0-9a-f]{40})" + _R),
+    ("mailersend_token", "mailersend", ('mlsn.',), "MailerSend API token",
+     _L + r"mlsn\.(?P<body>[0-9a-f]{64})" + _R),
 )
 
 
