@@ -22,9 +22,13 @@ def _mark_ranges(upto: int = 0x20000) -> str:
     return "".join(f"\\U{a:08x}-\\U{b:08x}" if a != b else f"\\U{a:08x}" for a, b in ranges)
 
 
-# A word: letters, digits and underscore in any script, with the combining marks written
-# within it (never one alone: a word starts with a letter, digit or underscore).
-WORD_RE = re.compile(rf"\w[\w{_mark_ranges()}]*", re.UNICODE)
+@lru_cache(maxsize=1)
+def _word_re() -> re.Pattern[str]:
+    """A word: letters, digits and underscore in any script, with the combining marks written
+    within it (never one alone: a word starts with a letter, digit or underscore). Built at its
+    first use, not at import: listing the marks reads the whole Unicode table (~50 ms), which a
+    process that never splits words (ragixctl) need not pay at each start."""
+    return re.compile(rf"\w[\w{_mark_ranges()}]*", re.UNICODE)
 
 STOP_WORDS = frozenset("""
 a about above after again against all am an and any are as at be because been before being
@@ -113,7 +117,7 @@ def entity_key(name: str) -> str:
 
 def words(text: str) -> list[str]:
     """Word tokens of `text` (letters, digits, underscore in any script), NULs ignored."""
-    return WORD_RE.findall(text.replace("\x00", " "))
+    return _word_re().findall(text.replace("\x00", " "))
 
 
 def content_terms(text: str, limit: int = 48) -> list[str]:
