@@ -135,12 +135,15 @@ def run(settings: config.Settings, notifier: Notifier, flags: dict) -> None:
     os.environ.setdefault("NUMBA_CACHE_DIR", str(paths.cache_dir() / "numba"))
     with notifier.extending():
         memory = _open_memory(settings)
-        # Before READY, so the first write does not pay for compiling the policy's native
-        # prefilter; compiled databases are kept in the cache directory for the next start.
+        # Before READY: the policy's native databases load from the cache directory (kept there
+        # for the next start). Those it lacks (a new install, new rules) are compiled on a thread
+        # of their own while the daemon serves, the pure-Python gates deciding meanwhile with
+        # the same verdicts: a first start is not held for the compile's seconds.
         cache = DirectoryCache(paths.cache_dir() / "policy")
         native.use_cache(cache)
         warm_start = time.monotonic()
-        memory.policy.warm()
+        memory.policy.warm(background=True, compiled=lambda seconds: log.info(
+            "daemon.policy_compiled", prefilter=memory.policy.native_prefilter(), seconds=round(seconds, 1)))
         prefilter = memory.policy.native_prefilter()
         (log.warning if prefilter == "failing" else log.info)(
             "daemon.policy_ready", rules=len(memory.policy.rules), prefilter=prefilter,

@@ -225,8 +225,8 @@ class Client:
         if mode is None:
             raise Unavailable(f"ragixd is not running at {self.endpoint} (no socket there); "
                               "start it with `ragixd` or `make run` (a daemon just started opens its "
-                              "socket once its policy is compiled: up to ~20 s on a first start), or, if "
-                              "it runs on another socket, give that one (--endpoint, or RAGIX_ENDPOINT)",
+                              "socket within a second or two), or, if it runs on another socket, give "
+                              "that one (--endpoint, or RAGIX_ENDPOINT)",
                               endpoint=self.endpoint)
 
     def _check_listening(self) -> None:

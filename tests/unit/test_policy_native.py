@@ -144,12 +144,12 @@ def compiled_cache():
     cache = _DictCache()
     saved = native._cache
     native._cache = cache
-    native._database.cache_clear()
+    native.forget_built()
     try:
         Policy(SMALL).warm()
     finally:
         native._cache = saved
-        native._database.cache_clear()
+        native.forget_built()
     assert cache.puts == len(cache.data) > 0
     return dict(cache.data)
 
@@ -159,7 +159,7 @@ def _cache_holding(data: dict[str, bytes], monkeypatch) -> _DictCache:
     cache = _DictCache()
     cache.data = dict(data)
     monkeypatch.setattr(native, "_cache", cache)
-    native._database.cache_clear()
+    native.forget_built()
     return cache
 
 
@@ -182,7 +182,7 @@ def test_compiled_databases_come_back_from_the_cache_with_the_same_verdicts(comp
     for text in texts:
         fields = {"title": "t", "content": text}
         assert second.evaluate(fields).to_dict() == baseline.evaluate(fields).to_dict()
-    native._database.cache_clear()
+    native.forget_built()
 
 
 @needs_native
@@ -196,7 +196,7 @@ def test_a_damaged_cache_entry_is_compiled_again(compiled_cache, monkeypatch):
     assert cache.puts == 1 and cache.data == compiled_cache  # only it was compiled, as before
     fields = {"title": "t", "content": "the key is AKIAQWERTYUIOPASDFGH1, keep it safe"}
     assert policy.evaluate(fields).to_dict() == pure(SMALL).evaluate(fields).to_dict()
-    native._database.cache_clear()
+    native.forget_built()
 
 
 @needs_native
@@ -226,3 +226,49 @@ def test_a_prefilter_whose_scans_fail_is_reported_as_failing(monkeypatch):
     monkeypatch.setattr(native, "_run", lambda database, text: None)  # as a scan that raises
     assert policy.native_prefilter() == "failing"
     assert policy.check_text("AKIAZ7Q2M4N8P1R5T3V6 is the key").rejected  # the pure gates decide
+
+
+@needs_native
+def test_a_background_compile_leaves_the_verdicts_to_the_pure_gates_until_it_is_done(monkeypatch):
+    """A daemon's first start (an empty cache, new rules) does not wait for the compile: the
+    databases are compiled on a thread of their own, and the texts checked meanwhile get the
+    pure gates' verdicts, which are the native ones."""
+    import threading
+    cache = _cache_holding({}, monkeypatch)
+    release, compiling = threading.Event(), threading.Event()
+    build = native._build
+
+    def held(patterns, literals, ascii_text, cached_only=False):
+        if not cached_only:  # a real compile: held until the test has looked
+            compiling.set()
+            assert release.wait(60)
+        return build(patterns, literals, ascii_text, cached_only)
+    monkeypatch.setattr(native, "_build", held)
+    finished: list[float] = []
+    policy = Policy(SMALL)
+    policy.warm(background=True, compiled=finished.append)
+    assert compiling.wait(60)
+    assert policy.native_prefilter() == "compiling" and finished == []
+    baseline = pure(SMALL)
+    texts = benign_texts(20) + ["the key is AKIAQWERTYUIOPASDFGH1", "mot de passe = hunter22",
+                                "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"]
+    for text in texts:
+        assert policy.check_text(text).to_dict() == baseline.check_text(text).to_dict()
+    release.set()
+    policy._index.native._building.join(120)
+    assert len(finished) == 1 and finished[0] >= 0
+    assert policy.native_prefilter() == "native" and cache.puts > 0
+    for text in texts:
+        assert policy.check_text(text).to_dict() == baseline.check_text(text).to_dict()
+    native.forget_built()
+
+
+@needs_native
+def test_with_everything_cached_a_background_warm_starts_no_compile(compiled_cache, monkeypatch):
+    cache = _cache_holding(compiled_cache, monkeypatch)
+    finished: list[float] = []
+    policy = Policy(SMALL)
+    policy.warm(background=True, compiled=finished.append)
+    assert policy._index.native._building is None and finished == []
+    assert policy.native_prefilter() == "native" and cache.puts == 0
+    native.forget_built()

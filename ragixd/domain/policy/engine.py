@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import unicodedata
-from collections.abc import Iterator, Mapping  # not typing's aliases: isinstance is several times slower there
+from collections.abc import Callable, Iterator, Mapping  # not typing's aliases: isinstance is several times slower there
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -256,22 +256,30 @@ class Policy:
         "aGVsbG8gd29ybGQgdGhpcyBpcyBvbmx5IGEgd2FybSB1cCB0ZXh0IGZvciB0aGUgc2Nhbm5lcg==",
     )
 
-    def warm(self) -> None:
+    def warm(self, background: bool = False, compiled: Callable[[float], None] | None = None) -> None:
         """Build the lazily made parts (the native prefilter's databases) now, so the first
-        write a daemon answers does not pay for them (about a second and a half)."""
-        if self._index.native is not None:
-            self._index.native.compile_all()
+        write a daemon answers does not pay for them. With `background`, the databases the
+        cache holds are loaded and the others compiled on a thread of their own (seconds on a
+        new install or after new rules), the pure-Python gates deciding meanwhile with the same
+        verdicts; `compiled(seconds)` is called when that compile is over."""
+        native = self._index.native
+        if native is not None and not (background and native.compile_in_background(compiled)):
+            native.compile_all()
         for text in self._WARM_TEXTS:
             self.evaluate({"title": "warm-up", "content": text})
         self.clear_memo()
 
     def native_prefilter(self) -> str:
         """"native" when the native prefilter scans, "pure" when it is not installed (the
-        pure-Python gates run alone), "failing" when it is built but its scans fail (each text
-        then falls back to the pure gates: same verdicts, slower). The daemon logs it at start."""
+        pure-Python gates run alone), "compiling" while its databases are compiled in the
+        background (the pure gates decide meanwhile), "failing" when it is built but its scans
+        fail (each text then falls back to the pure gates: same verdicts, slower). The daemon
+        logs it at start."""
         prefilter = self._index.native
         if prefilter is None:
             return "pure"
+        if prefilter.compiling:
+            return "compiling"
         return "native" if prefilter.prefilter([("ascii", "warm-up")], frozenset()) is not None else "failing"
 
     def evaluate(self, fields: Mapping[str, Any], trusted: bool = False) -> Verdict:

@@ -17,9 +17,10 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+import time
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 from .rules import Rule
 from .superset import superset_expression
@@ -131,6 +132,7 @@ class NativePrefilter:
         self.unlocks = {gate: tuple((lit, tuple(sorted(set(ids)))) for lit, ids in sorted(lits.items()))
                         for gate, lits in unlocks.items()}
         self._databases: dict[str, Any] = {}
+        self._building: threading.Thread | None = None  # compiling what the cache lacked
 
     def compile_all(self) -> None:
         """Build every target's databases now (each is otherwise built on first use)."""
@@ -138,9 +140,43 @@ class NativePrefilter:
             if target not in self._databases:
                 self._databases[target] = self._compile(target)
 
+    def compile_in_background(self, done: Callable[[float], None] | None = None) -> bool:
+        """Load every target's databases the cache holds (milliseconds), and compile the others
+        on a thread of their own (seconds: a new install, new rules). Until they are built, a
+        scan that needs one answers None and the pure-Python gates decide, with the same
+        verdicts, so nothing waits for the compile. Calls `done(seconds)` when it is over;
+        True when a compile was started."""
+        missing = []
+        for target in _TARGETS:
+            if target not in self._databases:
+                found = self._compile(target, cached_only=True)
+                if found is NOT_CACHED:
+                    missing.append(target)
+                else:
+                    self._databases[target] = found
+        if not missing:
+            return False
+
+        def build() -> None:
+            started = time.monotonic()
+            for target in missing:
+                self._databases[target] = self._compile(target)
+            if done is not None:
+                done(time.monotonic() - started)
+        self._building = threading.Thread(target=build, name="policy-compile", daemon=True)
+        self._building.start()
+        return True
+
+    @property
+    def compiling(self) -> bool:
+        """Are databases still being compiled on their own thread?"""
+        return self._building is not None and self._building.is_alive()
+
     def _pair(self, target: str) -> Any:
         databases = self._databases.get(target, False)
         if databases is False:
+            if self.compiling:
+                return None  # on its way: the pure-Python gates decide this text
             databases = self._databases[target] = self._compile(target)
         return databases
 
@@ -211,15 +247,19 @@ class NativePrefilter:
             return None
         return Scan(unlocked, ruled_out | missing if missing else ruled_out)
 
-    def _compile(self, target: str) -> Any:
+    def _compile(self, target: str, cached_only: bool = False) -> Any:
+        """The target's two databases, None when they do not compile; with `cached_only`,
+        NOT_CACHED when one would have to be compiled."""
         views, gates = _TARGETS[target]
         ascii_text = target in _CASELESS
         literals = tuple(pair for gate in gates for pair in self.unlocks.get(gate, ()))
         shapes, patterns = self._patterns(self.shapes, target), self._patterns(self.expressions, target)
         if target in _LONG:  # a long token nearly always unlocks a provider rule: one scan
             shapes, patterns = shapes + patterns, ()
-        first = _database(shapes, literals, ascii_text)
-        second = _database(patterns, (), ascii_text)
+        first = _database(shapes, literals, ascii_text, cached_only)
+        second = _database(patterns, (), ascii_text, cached_only)
+        if first is NOT_CACHED or second is NOT_CACHED:
+            return NOT_CACHED
         return None if first is None or second is None else (first, second)
 
     def _patterns(self, expressions: dict[bool, tuple[str | None, ...]],
@@ -278,10 +318,35 @@ def _collect(pattern_id: int, start: int, end: int, flags: int, hits: list[int])
     hits.append(pattern_id)
 
 
-@lru_cache(maxsize=64)  # policies built from the same rules share their databases
+NOT_CACHED = object()  # a database the cache does not hold, asked for without compiling it
+# Databases built so far (compiled, loaded, or found empty), shared by policies built from the
+# same rules: (patterns, literals, ascii_text) -> _build's answer.
+_BUILT: dict[tuple, Any] = {}
+_BUILT_MAX = 64
+
+
+def forget_built() -> None:
+    """Forget the databases built in this process: the next policy loads or compiles them again."""
+    _BUILT.clear()
+
+
 def _database(patterns: tuple[tuple[int, str, bool], ...], literals: tuple[tuple[str, tuple[int, ...]], ...],
-              ascii_text: bool) -> tuple[Any, tuple[tuple[int, ...], ...], int, frozenset[int], tuple[int, ...],
-                                         threading.local | None] | None:
+              ascii_text: bool, cached_only: bool = False) -> Any:
+    """_build's answer, built once; with `cached_only`, NOT_CACHED rather than a compile."""
+    key = (patterns, literals, ascii_text)
+    found = _BUILT.get(key, NOT_CACHED)
+    if found is NOT_CACHED:
+        found = _build(patterns, literals, ascii_text, cached_only)
+        if found is not NOT_CACHED:
+            if len(_BUILT) >= _BUILT_MAX:  # rule sets come from config: keep it bounded
+                _BUILT.clear()
+            _BUILT[key] = found
+    return found
+
+
+def _build(patterns: tuple[tuple[int, str, bool], ...], literals: tuple[tuple[str, tuple[int, ...]], ...],
+           ascii_text: bool, cached_only: bool = False) -> tuple[Any, tuple[tuple[int, ...], ...], int, frozenset[int],
+                                                                 tuple[int, ...], threading.local | None] | None | object:
     """(database, rules per literal id, base, rules whose pattern is in it, rules always unlocked,
     each thread's scratch space), the database None when there is nothing to scan for; None
     when it does not compile.
@@ -315,6 +380,8 @@ def _database(patterns: tuple[tuple[int, str, bool], ...], literals: tuple[tuple
     if cached is not None:
         db, rules = cached
         return db, tuple(literal_rules), base, frozenset(rules), tuple(always), threading.local()
+    if cached_only:
+        return NOT_CACHED
     # Everything in one compile first; only when that fails is each pattern tried on its own
     # (a compile per pattern costs more than the whole database).
     db = _compiled(exprs, ids, flags, base, wanted)
