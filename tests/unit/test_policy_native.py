@@ -245,8 +245,13 @@ def test_a_background_compile_leaves_the_verdicts_to_the_pure_gates_until_it_is_
         return build(patterns, literals, ascii_text, cached_only)
     monkeypatch.setattr(native, "_build", held)
     finished: list[float] = []
+    said: list[str] = []
     policy = Policy(SMALL)
-    policy.warm(background=True, compiled=finished.append)
+
+    def compiled(seconds: float) -> None:
+        finished.append(seconds)
+        said.append(policy.native_prefilter())
+    policy.warm(background=True, compiled=compiled)
     assert compiling.wait(60)
     assert policy.native_prefilter() == "compiling" and finished == []
     baseline = pure(SMALL)
@@ -257,6 +262,7 @@ def test_a_background_compile_leaves_the_verdicts_to_the_pure_gates_until_it_is_
     release.set()
     policy._index.native._building.join(120)
     assert len(finished) == 1 and finished[0] >= 0
+    assert said == ["native"]  # what the callback saw: the compile is over when it is called
     assert policy.native_prefilter() == "native" and cache.puts > 0
     for text in texts:
         assert policy.check_text(text).to_dict() == baseline.check_text(text).to_dict()

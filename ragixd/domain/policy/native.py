@@ -133,6 +133,7 @@ class NativePrefilter:
                         for gate, lits in unlocks.items()}
         self._databases: dict[str, Any] = {}
         self._building: threading.Thread | None = None  # compiling what the cache lacked
+        self._built: threading.Event | None = None  # set once that compile is over
 
     def compile_all(self) -> None:
         """Build every target's databases now (each is otherwise built on first use)."""
@@ -157,12 +158,18 @@ class NativePrefilter:
         if not missing:
             return False
 
+        built = threading.Event()
+
         def build() -> None:
             started = time.monotonic()
-            for target in missing:
-                self._databases[target] = self._compile(target)
+            try:
+                for target in missing:
+                    self._databases[target] = self._compile(target)
+            finally:
+                built.set()
             if done is not None:
                 done(time.monotonic() - started)
+        self._built = built
         self._building = threading.Thread(target=build, name="policy-compile", daemon=True)
         self._building.start()
         return True
@@ -170,7 +177,7 @@ class NativePrefilter:
     @property
     def compiling(self) -> bool:
         """Are databases still being compiled on their own thread?"""
-        return self._building is not None and self._building.is_alive()
+        return self._built is not None and not self._built.is_set()
 
     def _pair(self, target: str) -> Any:
         databases = self._databases.get(target, False)
