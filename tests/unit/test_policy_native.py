@@ -169,6 +169,8 @@ def test_compiled_databases_come_back_from_the_cache_with_the_same_verdicts(comp
     second = Policy(SMALL)
     second.warm()
     assert cache.puts == 0 and cache.data == compiled_cache  # all loaded, nothing compiled again
+    # Nor were the rules translated for the scanner: that waits for a database to compile.
+    assert not {"expressions", "shapes"} & set(vars(second._index.native))
     assert cache.gets == len(compiled_cache)
     # The loaded databases scan (a failed scan would fall back to the pure gates, same verdicts).
     prefilter = second._index.native
@@ -238,11 +240,11 @@ def test_a_background_compile_leaves_the_verdicts_to_the_pure_gates_until_it_is_
     release, compiling = threading.Event(), threading.Event()
     build = native._build
 
-    def held(patterns, literals, ascii_text, cached_only=False):
+    def held(key, patterns, literals, ascii_text, cached_only=False):
         if not cached_only:  # a real compile: held until the test has looked
             compiling.set()
             assert release.wait(60)
-        return build(patterns, literals, ascii_text, cached_only)
+        return build(key, patterns, literals, ascii_text, cached_only)
     monkeypatch.setattr(native, "_build", held)
     finished: list[float] = []
     said: list[str] = []
@@ -277,4 +279,20 @@ def test_with_everything_cached_a_background_warm_starts_no_compile(compiled_cac
     policy.warm(background=True, compiled=finished.append)
     assert policy._index.native._building is None and finished == []
     assert policy.native_prefilter() == "native" and cache.puts == 0
+    native.forget_built()
+
+
+@needs_native
+def test_a_changed_rule_set_is_compiled_anew_never_served_another_sets_databases(compiled_cache, monkeypatch):
+    cache = _cache_holding(compiled_cache, monkeypatch)
+    extra = {"id": "corp.codename", "kind": "secret", "pattern": r"\bPROJECT-NIGHTJAR\b", "severity": "hard",
+             "description": "an embargoed codename"}
+    config = PolicyConfig(injection_rules_enabled=False, extra_rules=[extra])
+    changed = Policy(config)
+    changed.warm()
+    assert cache.puts > 0  # its own databases, compiled and kept beside the first set's
+    assert set(compiled_cache) < set(cache.data)
+    for text in ("status of PROJECT-NIGHTJAR?", "the key is AKIAQWERTYUIOPASDFGH1", "a plain note"):
+        assert changed.check_text(text).to_dict() == pure(config).check_text(text).to_dict()
+    assert changed.check_text("status of PROJECT-NIGHTJAR?").rule_ids == ("corp.codename",)
     native.forget_built()

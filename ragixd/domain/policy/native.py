@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 import threading
 import time
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cached_property, lru_cache
+from pathlib import Path
 from typing import Any, Callable, Protocol
 
 from .rules import Rule
@@ -73,8 +75,29 @@ def use_cache(cache: DatabaseCache | None) -> None:
 
 def _cache_key(*parts: Any) -> str:
     version = getattr(hyperscan, "__version__", "") if hyperscan else ""
-    text = repr((version, hyperscan.__file__ if hyperscan else "", parts))
+    text = repr((version, hyperscan.__file__ if hyperscan else "", _CODE, parts))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _code_fingerprint() -> str:
+    """What turns rules into databases, besides the rules: this module and the translator (and
+    the Python whose regex parser the translator reads). A change to either is a new key."""
+    here = Path(__file__).resolve().parent
+    parts = [sys.version] + [(here / name).read_text(encoding="utf-8") for name in ("native.py", "superset.py")]
+    return hashlib.sha256("\x00".join(parts).encode("utf-8")).hexdigest()
+
+
+def _fingerprint(rules: Sequence[Rule]) -> str:
+    """The rules as the databases read them, written out: their patterns and shapes (source and
+    flags), the view each reads and whether its pattern may be compiled. The literals that gate
+    them are part of each database's key apart."""
+    def source(pattern: Any) -> Any:
+        return None if pattern is None else (pattern.pattern, pattern.flags)
+    text = repr([(source(r.pattern), source(r.shape), r.reads, r.native) for r in rules])
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+_CODE = _code_fingerprint()
 
 
 def _from_cache(key: str) -> tuple[Any, list[int]] | None:
@@ -86,8 +109,9 @@ def _from_cache(key: str) -> tuple[Any, list[int]] | None:
         if not blob:
             return None
         size = int.from_bytes(blob[:4], "big")
-        rules = json.loads(blob[4:4 + size])
-        return hyperscan.loadb(blob[4 + size:], hyperscan.HS_MODE_BLOCK), [int(r) for r in rules]
+        rules = [int(r) for r in json.loads(blob[4:4 + size])]
+        data = blob[4 + size:]
+        return (hyperscan.loadb(data, hyperscan.HS_MODE_BLOCK) if data else None), rules
     except Exception:  # a damaged or foreign entry: compile instead
         return None
 
@@ -97,7 +121,7 @@ def _to_cache(key: str, db: Any, rules: list[int]) -> None:
         return
     try:
         head = json.dumps(rules).encode("ascii")
-        _cache.put(key, len(head).to_bytes(4, "big") + head + hyperscan.dumpb(db))
+        _cache.put(key, len(head).to_bytes(4, "big") + head + (hyperscan.dumpb(db) if db is not None else b""))
     except Exception:  # noqa: BLE001 - caching is an optimisation only
         return
 
@@ -118,17 +142,11 @@ class NativePrefilter:
     Most texts unlock no rule that has a pattern, and then the second scan is never made."""
 
     def __init__(self, rules: tuple[Rule, ...], unlocks: dict[str, dict[str, list[int]]]) -> None:
-        # UTF-8 expressions for any text, byte expressions (cheaper to scan) for ASCII text.
-        self.expressions = {utf8: tuple(superset_expression(r.pattern, utf8)
-                                        if r.pattern is not None and r.native else None
-                                        for r in rules) for utf8 in (True, False)}
-        # A shape is read as written (negated classes stay negated, so a caseless scan reads
-        # them as the lower-cased text would); only rules on the lower-cased views have one.
-        self.shapes = {utf8: tuple(superset_expression(r.shape, utf8, keep_negated=True)
-                                   if r.shape is not None and r.pattern is None and r.reads in _LOWERED else None
-                                   for r in rules) for utf8 in (True, False)}
-        self.shaped = frozenset(i for i, e in enumerate(self.shapes[True]) if e is not None)
+        self.rules = rules
         self.reads = tuple(r.reads for r in rules)
+        # What the databases are made of, as written: the key under which the cache keeps them.
+        # Translating the rules for the scanner (~0.35 s) waits for a database the cache lacks.
+        self.fingerprint = _fingerprint(rules)
         self.unlocks = {gate: tuple((lit, tuple(sorted(set(ids)))) for lit, ids in sorted(lits.items()))
                         for gate, lits in unlocks.items()}
         self._databases: dict[str, Any] = {}
@@ -173,6 +191,25 @@ class NativePrefilter:
         self._building = threading.Thread(target=build, name="policy-compile", daemon=True)
         self._building.start()
         return True
+
+    @cached_property
+    def expressions(self) -> dict[bool, tuple[str | None, ...]]:
+        """Each rule's pattern, loosened for the scanner: UTF-8 expressions for any text, byte
+        expressions (cheaper to scan) for ASCII text; None where it has none."""
+        return {utf8: tuple(superset_expression(r.pattern, utf8) if r.pattern is not None and r.native else None
+                            for r in self.rules) for utf8 in (True, False)}
+
+    @cached_property
+    def shapes(self) -> dict[bool, tuple[str | None, ...]]:
+        """A shape is read as written (negated classes stay negated, so a caseless scan reads
+        them as the lower-cased text would); only rules on the lower-cased views have one."""
+        return {utf8: tuple(superset_expression(r.shape, utf8, keep_negated=True)
+                            if r.shape is not None and r.pattern is None and r.reads in _LOWERED else None
+                            for r in self.rules) for utf8 in (True, False)}
+
+    @cached_property
+    def shaped(self) -> frozenset[int]:
+        return frozenset(i for i, e in enumerate(self.shapes[True]) if e is not None)
 
     @property
     def compiling(self) -> bool:
@@ -257,14 +294,17 @@ class NativePrefilter:
     def _compile(self, target: str, cached_only: bool = False) -> Any:
         """The target's two databases, None when they do not compile; with `cached_only`,
         NOT_CACHED when one would have to be compiled."""
-        views, gates = _TARGETS[target]
         ascii_text = target in _CASELESS
-        literals = tuple(pair for gate in gates for pair in self.unlocks.get(gate, ()))
-        shapes, patterns = self._patterns(self.shapes, target), self._patterns(self.expressions, target)
-        if target in _LONG:  # a long token nearly always unlocks a provider rule: one scan
-            shapes, patterns = shapes + patterns, ()
-        first = _database(shapes, literals, ascii_text, cached_only)
-        second = _database(patterns, (), ascii_text, cached_only)
+        literals = tuple(pair for gate in _TARGETS[target][1] for pair in self.unlocks.get(gate, ()))
+
+        def translated() -> tuple[tuple, tuple]:  # (the gates' patterns, the patterns')
+            shapes, patterns = self._patterns(self.shapes, target), self._patterns(self.expressions, target)
+            if target in _LONG:  # a long token nearly always unlocks a provider rule: one scan
+                return shapes + patterns, ()
+            return shapes, patterns
+        key = (self.fingerprint, target)
+        first = _database((*key, "gates", literals), lambda: translated()[0], literals, ascii_text, cached_only)
+        second = _database((*key, "patterns"), lambda: translated()[1], (), ascii_text, cached_only)
         if first is NOT_CACHED or second is NOT_CACHED:
             return NOT_CACHED
         return None if first is None or second is None else (first, second)
@@ -337,13 +377,13 @@ def forget_built() -> None:
     _BUILT.clear()
 
 
-def _database(patterns: tuple[tuple[int, str, bool], ...], literals: tuple[tuple[str, tuple[int, ...]], ...],
-              ascii_text: bool, cached_only: bool = False) -> Any:
-    """_build's answer, built once; with `cached_only`, NOT_CACHED rather than a compile."""
-    key = (patterns, literals, ascii_text)
+def _database(key: tuple, patterns: Callable[[], tuple[tuple[int, str, bool], ...]],
+              literals: tuple[tuple[str, tuple[int, ...]], ...], ascii_text: bool, cached_only: bool = False) -> Any:
+    """_build's answer for the database `key` names, built once; with `cached_only`, NOT_CACHED
+    rather than a compile. `patterns()` gives the translated rules, asked for only to compile."""
     found = _BUILT.get(key, NOT_CACHED)
     if found is NOT_CACHED:
-        found = _build(patterns, literals, ascii_text, cached_only)
+        found = _build(_cache_key(key), patterns, literals, ascii_text, cached_only)
         if found is not NOT_CACHED:
             if len(_BUILT) >= _BUILT_MAX:  # rule sets come from config: keep it bounded
                 _BUILT.clear()
@@ -351,9 +391,10 @@ def _database(patterns: tuple[tuple[int, str, bool], ...], literals: tuple[tuple
     return found
 
 
-def _build(patterns: tuple[tuple[int, str, bool], ...], literals: tuple[tuple[str, tuple[int, ...]], ...],
-           ascii_text: bool, cached_only: bool = False) -> tuple[Any, tuple[tuple[int, ...], ...], int, frozenset[int],
-                                                                 tuple[int, ...], threading.local | None] | None | object:
+def _build(key: str, patterns: Callable[[], tuple[tuple[int, str, bool], ...]],
+           literals: tuple[tuple[str, tuple[int, ...]], ...], ascii_text: bool,
+           cached_only: bool = False) -> tuple[Any, tuple[tuple[int, ...], ...], int, frozenset[int],
+                                               tuple[int, ...], threading.local | None] | None | object:
     """(database, rules per literal id, base, rules whose pattern is in it, rules always unlocked,
     each thread's scratch space), the database None when there is nothing to scan for; None
     when it does not compile.
@@ -378,17 +419,19 @@ def _build(patterns: tuple[tuple[int, str, bool], ...], literals: tuple[tuple[st
             exprs.append("".join(f"\\x{b:02x}" for b in lit.encode("utf-8")).encode("ascii"))
             flags.append(_literal_flags(ascii_text))
     base = len(literal_rules)
-    wanted = [(rule, expression, _pattern_flags(ascii_text and fold, not ascii_text))
-              for rule, expression, fold in patterns]
-    if not exprs and not wanted:  # nothing to scan for: nothing to compile or keep either
-        return None, (), 0, frozenset(), tuple(always), None
-    key = _cache_key(exprs, ids, flags, base, wanted)
     cached = _from_cache(key)
     if cached is not None:
         db, rules = cached
+        if db is None:  # kept as holding nothing to scan for
+            return None, (), 0, frozenset(), tuple(always), None
         return db, tuple(literal_rules), base, frozenset(rules), tuple(always), threading.local()
     if cached_only:
         return NOT_CACHED
+    wanted = [(rule, expression, _pattern_flags(ascii_text and fold, not ascii_text))
+              for rule, expression, fold in patterns()]
+    if not exprs and not wanted:  # nothing to scan for: nothing to compile, and kept as such
+        _to_cache(key, None, [])
+        return None, (), 0, frozenset(), tuple(always), None
     # Everything in one compile first; only when that fails is each pattern tried on its own
     # (a compile per pattern costs more than the whole database).
     db = _compiled(exprs, ids, flags, base, wanted)
@@ -398,6 +441,7 @@ def _build(patterns: tuple[tuple[int, str, bool], ...], literals: tuple[tuple[st
         if db is None:
             return None
     if db is False:
+        _to_cache(key, None, [])
         return None, (), 0, frozenset(), tuple(always), None
     rules = [rule for rule, _e, _f in wanted]
     _to_cache(key, db, rules)
