@@ -83,7 +83,10 @@ def _code_fingerprint() -> str:
     """What turns rules into databases, besides the rules: this module and the translator (and
     the Python whose regex parser the translator reads). A change to either is a new key."""
     here = Path(__file__).resolve().parent
-    parts = [sys.version] + [(here / name).read_text(encoding="utf-8") for name in ("native.py", "superset.py")]
+    try:
+        parts = [sys.version] + [(here / name).read_text(encoding="utf-8") for name in ("native.py", "superset.py")]
+    except OSError:  # installed without its sources: the compiled code stands for them
+        parts = [sys.version, repr(_build.__code__.co_code), repr(superset_expression.__code__.co_code)]
     return hashlib.sha256("\x00".join(parts).encode("utf-8")).hexdigest()
 
 
@@ -95,9 +98,6 @@ def _fingerprint(rules: Sequence[Rule]) -> str:
         return None if pattern is None else (pattern.pattern, pattern.flags)
     text = repr([(source(r.pattern), source(r.shape), r.reads, r.native) for r in rules])
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-_CODE = _code_fingerprint()
 
 
 def _from_cache(key: str) -> tuple[Any, list[int]] | None:
@@ -483,3 +483,6 @@ def _compiles(expression: str, flags: int) -> bool:
     except hyperscan.error:
         return False
     return True
+
+
+_CODE = _code_fingerprint()  # at the end: its fallback reads the functions above
