@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 # its embedder is tested; `make run` does not need it.
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test bench venv clean
+.PHONY: run test bench venv clean compile
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -21,10 +21,17 @@ $(TEST_STAMP): $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[test,onnx]'
 	touch $(TEST_STAMP)
 
-run: $(STAMP)
+# The project's own sources byte-compiled ahead (compileall redoes only what changed): where
+# Python runs with PYTHONDONTWRITEBYTECODE set, as in some containers and CI images, nothing
+# would keep the compiled form, and every daemon or ragixctl start would compile ~1 MB of
+# source again (a daemon start took 1.3 s instead of 0.65 s here).
+compile: $(STAMP)
+	$(BIN)/python -m compileall -q -j 0 ragixd client/ragix_client tests bench
+
+run: $(STAMP) compile
 	$(BIN)/ragixd $(ARGS)
 
-test: $(TEST_STAMP)
+test: $(TEST_STAMP) compile
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 bench: $(STAMP)
