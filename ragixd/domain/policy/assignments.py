@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
+from .lazy import lazy_compile
 from .literals import LiteralScanner
 from .values import (
     char_classes,
@@ -34,7 +35,7 @@ TOKEN_KEYWORDS = ("secret", "token", "key", "auth", "cred", "bearer", "session",
                   "jeton", "clave")
 _KEYWORDS = PASSWORD_KEYWORDS + TOKEN_KEYWORDS
 _KEYWORD_SCANNER = LiteralScanner(_KEYWORDS)
-_SEGMENT_SPLIT = re.compile(r"[_\-.$\s]+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_SEGMENT_SPLIT = lazy_compile(r"[_\-.$\s]+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 _PASSWORD_WORDS = frozenset({
     "password", "passwd", "pass", "pwd", "psw", "passphrase", "passcode", "pw", "mdp", "motdepasse",
@@ -82,27 +83,27 @@ _DESCRIPTIVE_SUFFIXES = frozenset({
     "attribute", "property", "option", "options", "flag", "flags", "desc", "title", "tooltip",
 })
 # Quoted values that are code: regular expressions and format strings.
-_CODE_LITERAL = re.compile(r"\(\?|\\[sSdDwWbB]|%[-+ #0-9.]*[sdifrx]\b|\[\^|\{\d*\}")
-_OPERATOR = re.compile(
+_CODE_LITERAL = lazy_compile(r"\(\?|\\[sSdDwWbB]|%[-+ #0-9.]*[sdifrx]\b|\[\^|\{\d*\}")
+_OPERATOR = lazy_compile(
     r"""["'`]?\]?(?:[ \t]*:?[ \t]*(?:string|String|str|&str|const|final))?[ \t]*
         (?P<op>:::=|::=|:=|\?=|\.=|\+=|=>|->|===|==|!==|!=|=|:|>
         |\b(?:(?:is|was)[ \t]+now|is|was|est|ist|es|vaut)\b|[ \t]-[ \t]|,|(?<=[ \t])(?=["']))[ \t]*""",
     re.X,
 )
-_QUOTED = re.compile(r"""(["'`])([^\n]{0,400}?)\1""")
+_QUOTED = lazy_compile(r"""(["'`])([^\n]{0,400}?)\1""")
 # Bounded: a value is judged on its first 256 characters (judge), and an unbounded run read
 # from every keyword of `pwd=pwd=pwd=…` made the scan quadratic (minutes at 100 kB).
 _VALUE_MAX = 300
-_UNQUOTED = re.compile(r"""[^\s,;&'"`<>)\]}|]{1,%d}""" % _VALUE_MAX)
-_XML_BODY = re.compile(r"\s*([^<]{1,400})<")
-_REVERSED = re.compile(r"""(["'])([^"'\n]{1,200})\1\s*(?:!==|===|==|!=)\s*$""")
-_AFTER_SCHEME = re.compile(r"[ \t]+([^\s,;&'\"`<>)\]}]{1,%d})" % _VALUE_MAX)
+_UNQUOTED = lazy_compile(r"""[^\s,;&'"`<>)\]}|]{1,%d}""" % _VALUE_MAX)
+_XML_BODY = lazy_compile(r"\s*([^<]{1,400})<")
+_REVERSED = lazy_compile(r"""(["'])([^"'\n]{1,200})\1\s*(?:!==|===|==|!=)\s*$""")
+_AFTER_SCHEME = lazy_compile(r"[ \t]+([^\s,;&'\"`<>)\]}]{1,%d})" % _VALUE_MAX)
 _AUTH_SCHEMES = frozenset({"bearer", "basic", "token", "bot", "digest", "apikey", "key", "sso"})
 _CRED_VALUE_WORDS = frozenset({"password", "passwd", "pwd", "secret", "token", "apikey", "key"})
 _CRED_VALUE_STEMS = ("pass", "pwd", "secret", "token", "key")
 
 
-_CONFIG_PREFIX = re.compile(r"""^[ \t]*(?:export|set|setx|ARG|ENV|-|\#|//|\*|;)?[ \t]*["']?$""")
+_CONFIG_PREFIX = lazy_compile(r"""^[ \t]*(?:export|set|setx|ARG|ENV|-|\#|//|\*|;)?[ \t]*["']?$""")
 _PROSE_OPERATORS = frozenset({"is", "was", "is now", "was now", "est", "ist", "es", "vaut", ":"})
 _PASSWORDISH_SYMBOLS = frozenset("!@#$%^&*~?+")
 
@@ -155,7 +156,7 @@ def _ends_with_credential_word(name: str) -> bool:
     return bool(segs) and (segs[-1] in _PASSWORD_WORDS or segs[-1] in _TOKEN_WORDS or segs[-1] == "key")
 
 
-_IDENT_RIGHT = re.compile(r"[A-Za-z0-9_\-.$]*")
+_IDENT_RIGHT = lazy_compile(r"[A-Za-z0-9_\-.$]*")
 
 
 def _expand(text: str, start: int, end: int) -> tuple[int, int]:
@@ -169,7 +170,7 @@ def _expand(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-_TRAILING_WORD = re.compile(r"([A-Za-z]+)[ \t]+$")
+_TRAILING_WORD = lazy_compile(r"([A-Za-z]+)[ \t]+$")
 
 
 def _previous_word(text: str, start: int) -> str:
@@ -268,7 +269,7 @@ def _assignment_at(text: str, kw_start: int, kw_end: int, compares: bool) -> tup
 
 # What may follow a bare value that stands alone: the end of the line or of a sentence, a
 # separator, a comment.
-_VALUE_END = re.compile(r"[ \t]*(?:$|[\r\n,;#&|)\]}]|\.(?:\s|$))", re.M)
+_VALUE_END = lazy_compile(r"[ \t]*(?:$|[\r\n,;#&|)\]}]|\.(?:\s|$))", re.M)
 
 
 def _direct(text: str, name: str, kind: str, op: re.Match[str], found: tuple[str, bool, int], literal: bool) -> bool:
@@ -291,20 +292,20 @@ def _direct(text: str, name: str, kind: str, op: re.Match[str], found: tuple[str
 
 # `mot de passe admin est …`, `password for root: …`: up to four words between a password
 # word and a prose operator (`est :` too).
-_QUALIFIED_OP = re.compile(
+_QUALIFIED_OP = lazy_compile(
     r"(?:[ \t]+[A-Za-z][A-Za-z0-9'\-]{0,23}){1,4}?[ \t]*(?P<op>\b(?:(?:is|was)[ \t]+now|is|was|est|ist|es|vaut)\b"
     r"|:)(?:[ \t]*:)?[ \t]*")
 # `changed my password to …`, `set the root password to …`: a value given by a verb of setting.
-_SET_TO = re.compile(r"[ \t]+to[ \t]+")
-_SETTING_VERB = re.compile(r"(?i)\b(?:set|sets|changed?|changes|reset|resets|updated?|updates)\b")
-_BARE_GAP = re.compile(r"[ \t]+")
+_SET_TO = lazy_compile(r"[ \t]+to[ \t]+")
+_SETTING_VERB = lazy_compile(r"(?i)\b(?:set|sets|changed?|changes|reset|resets|updated?|updates)\b")
+_BARE_GAP = lazy_compile(r"[ \t]+")
 # Password names that are everyday words too: followed by a bare value (no operator as in `pass: …`,
 # `pw=…`, no `pass for root: …`, `set the pass to …`) they name a password only where a name stands:
 # at the start of a line or after a separator (`- pass …`, `bob / pass …`), after a word that says
 # whose password (`admin pass …`, `wifi pw …`), after `user NAME` (`user sa pass …`, `wifi: HomeNet
 # pass …`) or after `user@host`.
 _VERB_NAMES = (["pass"], ["pw"])
-_VERB_NAME_BEFORE = re.compile(
+_VERB_NAME_BEFORE = lazy_compile(
     r"(?i)(?:^|[,;:/|(*>=\t-]|\b(?:admin|root|sudo|user|wifi|wi-fi|db|database|e-?mail|mail|my|your|new|old|temp"
     r"|default|login|account|ssh|ftp|sftp|sql|server|router|vpn|app|master)|\b(?:user|username|login|usr|account"
     r"|wifi|wi-fi|ssid|network)[ \t]*[:=]?[ \t]*\S+|\S@\S+)[ \t]*$")

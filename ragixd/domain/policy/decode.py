@@ -17,28 +17,30 @@ import re
 from collections.abc import Iterator
 from urllib.parse import unquote
 
+from .lazy import lazy_compile
+
 # Characters of encoded runs decoded per text (well above any text but a large pointer's),
 # and characters of decoded text kept: the work stays linear in these, whatever the text.
 MAX_ENCODED_CHARS = 1 << 20
 MAX_DECODED_CHARS = 1 << 18
 
-_B64_RUN = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/_\-]{16,}={0,2}")
-_HEX_RUN = re.compile(r"(?<![0-9A-Za-z])(?:[0-9A-Fa-f]{2}){8,}(?![0-9A-Za-z])")
+_B64_RUN = lazy_compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/_\-]{16,}={0,2}")
+_HEX_RUN = lazy_compile(r"(?<![0-9A-Za-z])(?:[0-9A-Fa-f]{2}){8,}(?![0-9A-Za-z])")
 # The same matches, found faster: a match of _B64_RUN can only start where a run of its
 # characters (and "=") starts, and there is at most one per run; a match of _HEX_RUN is a
 # whole run of letters and digits. Finding the runs needs no look-behind at every position.
-_B64_CHARS_RUN = re.compile(r"[A-Za-z0-9+/=_\-]{16,}")  # whole runs; shorter ones hold no token
-_B64_TOKEN = re.compile(r"[A-Za-z0-9+/_\-]{16,}={0,2}")
-_ALNUM_RUN = re.compile(r"[0-9A-Za-z]{16,}")
-_HEX_TOKEN = re.compile(r"(?:[0-9A-Fa-f]{2}){8,}")
-_ESCAPED_HEX = re.compile(r"(?:\\x[0-9A-Fa-f]{2}){4,}")
-_PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
-_NOT_LETTER = re.compile(r"[^A-Za-z]+")
-_ENTITY = re.compile(r"&(?:#\d{2,7}|#x[0-9A-Fa-f]{2,6}|[A-Za-z]{2,8});")
+_B64_CHARS_RUN = lazy_compile(r"[A-Za-z0-9+/=_\-]{16,}")  # whole runs; shorter ones hold no token
+_B64_TOKEN = lazy_compile(r"[A-Za-z0-9+/_\-]{16,}={0,2}")
+_ALNUM_RUN = lazy_compile(r"[0-9A-Za-z]{16,}")
+_HEX_TOKEN = lazy_compile(r"(?:[0-9A-Fa-f]{2}){8,}")
+_ESCAPED_HEX = lazy_compile(r"(?:\\x[0-9A-Fa-f]{2}){4,}")
+_PERCENT = lazy_compile(r"%[0-9A-Fa-f]{2}")
+_NOT_LETTER = lazy_compile(r"[^A-Za-z]+")
+_ENTITY = lazy_compile(r"&(?:#\d{2,7}|#x[0-9A-Fa-f]{2,6}|[A-Za-z]{2,8});")
 
 
-_QP_SIGN = re.compile(r"=\r?\n|=[0-9A-F]{2}[^\n]*=[0-9A-F]{2}")
-_QP_ESCAPE = re.compile(r"=([0-9A-F]{2})")
+_QP_SIGN = lazy_compile(r"=\r?\n|=[0-9A-F]{2}[^\n]*=[0-9A-F]{2}")
+_QP_ESCAPE = lazy_compile(r"=([0-9A-F]{2})")
 
 
 # UTF-7 (RFC 2152): "+" then modified base64 of UTF-16 code units, ended by "-" or any other
@@ -46,7 +48,7 @@ _QP_ESCAPE = re.compile(r"=([0-9A-F]{2})")
 # "Ignore". A run counts where it starts a word or ends with "-" (inside a base64 blob a "+"
 # follows a base64 character and no "-" ends it), and only where it decodes to printable
 # ASCII: "+AED 20", "C++ and +1" and a key's base64 stay what they are.
-_UTF7_RUN = re.compile(r"(?<![A-Za-z0-9+/])\+(A[A-Za-z0-9+/]{2,256})-?|\+(A[A-Za-z0-9+/]{2,256})-")
+_UTF7_RUN = lazy_compile(r"(?<![A-Za-z0-9+/])\+(A[A-Za-z0-9+/]{2,256})-?|\+(A[A-Za-z0-9+/]{2,256})-")
 
 
 def has_utf7(text: str) -> bool:

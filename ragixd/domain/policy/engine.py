@@ -8,7 +8,6 @@ Pure: no I/O, no clock; the caller applies quarantine (tier stm, unverified, exp
 from __future__ import annotations
 
 import dataclasses
-import re
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping  # not typing's aliases: isinstance is several times slower there
 from dataclasses import dataclass
@@ -17,6 +16,7 @@ from typing import Any
 
 from ...errors import ConfigError
 from .injection_rules import injection_rules
+from .lazy import lazy_compile
 from .rules import (
     HARD,
     INJECTION,
@@ -36,7 +36,7 @@ QUARANTINE = "quarantine"
 REJECT = "reject"
 
 _KIND_LABEL = {SECRET: "secret pattern", INJECTION: "injection pattern"}
-_PLAIN_KEY = re.compile(r"^[A-Za-z_][\w.\-]{0,63}$")
+_PLAIN_KEY = lazy_compile(r"^[A-Za-z_][\w.\-]{0,63}$")
 _MAX_DEPTH = 12
 _MEMO_MAX_CHARS = 64  # field values up to this long are remembered once found clean
 _MEMO_SIZE = 4096
@@ -45,7 +45,7 @@ _MEMO_SIZE = 4096
 # a key header and its first body line, an override's sentence), so that one cut between the
 # two is read whole. Not more: the view is scanned on every write, and its cost is its length.
 _JUNCTION_REACH = 128
-_SPACE = re.compile(r"\s")
+_SPACE = lazy_compile(r"\s")
 
 
 @dataclass(frozen=True)

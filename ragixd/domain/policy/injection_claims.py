@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from .lazy import lazy_compile
 from .rules import INJECTION, Rule
 
 # What the model holds or guards (prose view: lower case, accents stripped): leaking any of it is
@@ -101,10 +102,10 @@ _UNBOUND = (
     r"|sans\s+(?:aucune?\s+)?(?:restrictions?|limites?|filtres?|censure)|tout\s+dire|repondre\s+a\s+tout"
     r"|(?:reponds|repondez|repondre)\s+a\s+toutes?\s+les)\b"
 )
-HARM = re.compile(rf"{_LEAK}|{_BYPASS}|{_UNBOUND}")
+HARM = lazy_compile(rf"{_LEAK}|{_BYPASS}|{_UNBOUND}")
 # A claim whose harm is negated is a rule: "must never reveal", "should refuse to share",
 # "ne doit pas révéler", "is not allowed to".
-_NEGATED = re.compile(r"\b(?:not|never|n't|cannot|refus\w*|declin\w*|avoid\w*|unable|forbidden|prohibited"
+_NEGATED = lazy_compile(r"\b(?:not|never|n't|cannot|refus\w*|declin\w*|avoid\w*|unable|forbidden|prohibited"
                       r"|ne|n'|pas|jamais|interdit\w*|without\s+(?:asking|permission|consent))\b|n't\b")
 # A literal every match of HARM holds (a word of _DATA, of _BYPASS's objects or of _UNBOUND): a
 # text without one is ruled out before any row's regex runs, and stays quiet (rules.Rule.prefilter).
@@ -145,10 +146,10 @@ def _harm_after(text: str, start: int, reach: int = _WINDOW, same_paragraph: boo
 # "any AI assistant", "this page's assistant", French "l'IA", "cet assistant", "le modèle").
 _NOUNS = ("assistant", "llm", "chatbot", "copilot", "language model", "ai", "a.i.", "ia", "modele",
           "intelligence artificielle")
-_DETERMINED = re.compile(
+_DETERMINED = lazy_compile(
     r"(?:\b(?:the|this|that|any|every|each|your|our|an?)\s+(?:[\w'-]+\s+){0,2}?|\bl'"
     r"|\b(?:le|ce|cet|cette|votre|ton|tout|chaque)\s+)\Z")
-_MODAL = re.compile(
+_MODAL = lazy_compile(
     r"\b(?:must|shall|should|has\s+to|have\s+to|needs?\s+to|is\s+to|are\s+to"
     r"|(?:is|are)\s+(?:now\s+|hereby\s+|henceforth\s+|from\s+now\s+on\s+|also\s+)?(?:required|instructed|ordered|expected"
     r"|directed|told|authori[sz]ed|permitted|allowed|free|cleared|obliged|supposed)\b(?:\s+by\s+[^.\n]{0,30}?)?\s+to"
@@ -195,7 +196,7 @@ def _third_person_order(text: str) -> bool:
 
 # -- "your real task is …" ---------------------------------------------------------------------
 
-_REAL_TASK = re.compile(
+_REAL_TASK = lazy_compile(
     r"\b(?:your|the)\s+(?:real|actual|true|genuine|secret|hidden)\s+(?:task|job|objective|goal|mission|purpose"
     r"|assignment|instructions?|orders?)\b(?:\s+(?:you\s+(?:were|have\s+been)\s+given|here|now|today|tonight))?"
     r"\s*(?:is|are|:|consists?\s+(?:of|in)|=|-)"
@@ -221,7 +222,7 @@ def _real_task(text: str) -> bool:
 
 # -- a permission the model is said to have --------------------------------------------------
 
-_GRANT = re.compile(
+_GRANT = lazy_compile(
     r"\b(?:authori[sz](?:ed|es|e)|permit(?:s|ted)?|allow(?:s|ed)?|clear(?:s|ed)|entitle[sd]?)\s+(?:you|the\s+(?:ai|assistant"
     r"|model|chatbot|bot|agent)|this\s+(?:ai|assistant|model))\s+to\b"
     r"|\b(?:you|the\s+(?:ai|assistant|model|chatbot))\s+(?:are|is|have\s+been|has\s+been|were|was)\s+(?:now\s+|hereby\s+"
@@ -269,7 +270,7 @@ _GRANT_ANCHORS = ("authori", "permit", "allow", "clear", "entitle", "grant", "gi
                   "confirmed", "enabled", "activated", "unlocked", "verified", "accord", "valid")
 
 # "Restrictions have been lifted": the rules said to be gone, then the harm.
-_LIFTED = re.compile(
+_LIFTED = lazy_compile(
     r"\b(?:restrictions|constraints|limits|limitations|rules|filters|guardrails|safeguards|safety\s+(?:checks|filters"
     r"|rules|measures)|guidelines|content\s+polic(?:y|ies))\b[^.\n;:]{0,40}?\b(?:have\s+been|has\s+been|were|are|is"
     r"|now)\s+(?:now\s+|officially\s+|temporarily\s+)?(?:lifted|removed|off|disabled|waived|suspended|revoked"
@@ -293,7 +294,7 @@ def _names_rules(text: str) -> bool:
 
 # A grant to someone named, not to the model ("admin access granted to Bob", "root access was
 # granted to the on-call engineer"): IT prose, whatever that person may then do.
-_GRANTED_TO_OTHER = re.compile(
+_GRANTED_TO_OTHER = lazy_compile(
     r"\s+to\s+(?!(?:you|u|yourself|the\s+(?:ai|assistant|model|chatbot|bot|llm)|this\s+(?:ai|assistant|model|chatbot)"
     r"|(?:any|every)\s+(?:ai|assistant))\b)[\w@]")
 
@@ -314,9 +315,9 @@ def _harm_follows(match: re.Match[str]) -> bool:
 
 # -- a fake assistant turn that gives in -------------------------------------------------------
 
-_TURN_AT = re.compile(r"[ \t]*(?:#{1,4}[ \t]*|\*\*)?(?:assistant|ai|ai\s+assistant|chatbot|bot|gpt|chatgpt|model"
+_TURN_AT = lazy_compile(r"[ \t]*(?:#{1,4}[ \t]*|\*\*)?(?:assistant|ai|ai\s+assistant|chatbot|bot|gpt|chatgpt|model"
                    r"|ia|assistante?)(?:\*\*)?[ \t]*(?::|\n)")
-_GIVES_IN = re.compile(
+_GIVES_IN = lazy_compile(
     r"\bi(?:\s+will|'ll|\s+shall|\s+am\s+going\s+to|\s+can)\s+(?:now\s+|henceforth\s+|happily\s+|gladly\s+)?(?:ignore"
     r"|disregard|forget|bypass|drop|abandon|override)\s+(?:all\s+|my\s+|the\s+|of\s+)*(?:previous\s+|prior\s+|earlier\s+"
     r"|original\s+|safety\s+|usual\s+|ethical\s+)?(?:rules|instructions|guidelines|restrictions|programming|filters"
@@ -365,14 +366,14 @@ def _fake_turn_compliance(text: str) -> bool:
     return False
 
 
-_TURN_NEXT = re.compile(r"\n[ \t]*(?:#{1,4}[ \t]*)?(?:user|human|utilisateur)[ \t]*:")
+_TURN_NEXT = lazy_compile(r"\n[ \t]*(?:#{1,4}[ \t]*)?(?:user|human|utilisateur)[ \t]*:")
 
 # -- a hidden span addressed to the assistant --------------------------------------------------
 
-_HIDDEN = re.compile(
+_HIDDEN = lazy_compile(
     r"display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(?![.\d]*[1-9])|opacity\s*:\s*0(?![.\d]*[1-9])"
     r"|<(?:div|span|p|section|aside)\b[^>]{0,80}?\shidden\b|aria-hidden\s*=\s*[\"']?true|\[//\]\s*:\s*#|<!--")
-_ADDRESSED = re.compile(
+_ADDRESSED = lazy_compile(
     r"\b(?:(?:dear|to\s+the|note\s+(?:to|for)\s+(?:the\s+)?|message\s+(?:to|for|pour)\s+(?:the\s+|l')?|attention"
     r"|hey|hi|hello)\s+)?(?:ai\s+assistant|assistant|ai|ia|llm|model|chatbot|bot|ai\s+agent|copilot|gpt|chatgpt"
     r"|claude|gemini)s?\b[^,:;\n<]{0,24}?\s*[,:;]\s*(?:(?:please|also|now|kindly|then|first|secretly|silently|quietly)\s+)*"

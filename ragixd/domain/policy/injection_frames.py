@@ -40,6 +40,7 @@ from __future__ import annotations
 import re
 
 from .injection_jailbreaks import _HARM_NOUN, _RECITED
+from .lazy import lazy_compile
 from .literals import LiteralScanner
 from .rules import INJECTION, Rule
 
@@ -78,7 +79,7 @@ def _hits(prose: str, pattern: re.Pattern[str], windows: list[tuple[int, int]]) 
 
 # -- persona_unbound ---------------------------------------------------------------------------
 
-_CAST = re.compile(
+_CAST = lazy_compile(
     r"\bimagine\s+(?:that\s+)?you\s+(?:have|had)\s+(?:an?\s+)?(?:\w+\s+){0,2}?(?:twin|clone|alter\s+ego|double"
     r"|counterpart|sibling|other\s+self)\b"
     r"|\b(?:swap|switch|trade|replace)\s+yourself\s+(?:out\s+)?(?:for|with)\b"
@@ -117,7 +118,7 @@ _CAST_WORDS = ("imagine", "yourself", "you are '", 'you are "', "you're '", 'you
                "will be my", "must be an", "must be a ", "shall be a", "incarn", "jouer", "joues", "jouez", "joue ",
                "tu es ", "vous etes ", "semblant", "a partir de maintenant", "simule")
 
-_UNBOUND = re.compile(
+_UNBOUND = lazy_compile(
     r"\b(?:no|zero|without\s+(?:any\s+)?|lacks?\s+(?:any\s+)?)\s*(?:moral\s+compass|conscience|scruples"
     r"|(?:content\s+)?moderation|safety\s+(?:training|layer|net|filters?)|limits|limitations|filters|guidelines"
     r"|restrictions|censorship|ethics|morals|morality)\b(?!\s+(?:on|for|of|in|about)\b)"
@@ -160,7 +161,7 @@ _UNBOUND_FINDER = _finder(_UNBOUND_WORDS)
 
 
 # A cast told of, not given: "the user asks the model to act as a character without restrictions".
-_TOLD_OF = re.compile(r"\b(?:models?|chatbots?|ais?|assistants?|llms?|bots?|gpt|them|it|him|her)\s+to\s+\Z")
+_TOLD_OF = lazy_compile(r"\b(?:models?|chatbots?|ais?|assistants?|llms?|bots?|gpt|them|it|him|her)\s+to\s+\Z")
 
 
 def _persona_unbound(prose: str) -> bool:
@@ -179,7 +180,7 @@ def _persona_unbound(prose: str) -> bool:
 _RULES = (r"(?:content\s+polic(?:y|ies)|(?:usage|safety|ethics|ethical)\s+polic(?:y|ies)|polic(?:y|ies)|safety\s+(?:filters?"
           r"|training|guidelines|layer|rules|systems?|settings)|content\s+filters?|filters?|guidelines|restrictions|rules"
           r"|guardrails|moderation|censorship|programming)")
-_GONE = re.compile(
+_GONE = lazy_compile(
     rf"\b(?:pretend|imagine|assume|suppose|as\s+if|as\s+though)\s+(?:that\s+)?(?:the|your|all\s+(?:of\s+)?your)\s+"
     rf"(?:\w+\s+)?{_RULES}\s+(?:was|were|had\s+been|has\s+been|have\s+been|had|is|are)\s+(?:just\s+|all\s+|now\s+)?"
     r"(?:deleted|removed|disabled|crashed|gone|turned\s+off|switched\s+off|lifted|abolished|suspended|broken|down"
@@ -208,10 +209,10 @@ _GONE_WORDS = (*(f"{noun}{tail} {verb}" for noun in _GONE_NOUNS for tail in ("",
                "mode developpeur", "mode dieu", "mode sans filtre", "mode libre", "mode non censure", "ont ete",
                "sont supprim", "sont desactiv", "sont lev", "n'as plus")
 # A weaker claim, which a game or a party says too: only with a request for harm.
-_LAWLESS = re.compile(
+_LAWLESS = lazy_compile(
     r"\bno\s+rules\s+apply\s+(?:here|to\s+you|in\s+this|anymore)\b|\bnothing\s+you\s+say\s+(?:here\s+)?(?:has|will\s+have"
     r"|carries)\s+(?:any\s+)?(?:real\s+)?(?:consequences|effects)\b|\baucune\s+regle\s+ne\s+s'applique\b")
-_HOW_TO_HARM = re.compile(
+_HOW_TO_HARM = lazy_compile(
     rf"\b(?:how\s+to|describe\s+how|explain\s+how|tell\s+me\s+how|comment)\b[^.\n]{{0,40}}?(?:{_HARM_NOUN}"
     r"|\bieds?\b|improvised\s+explosive|suppressors?|silencers?)")
 
@@ -230,7 +231,7 @@ def _rules_gone(prose: str) -> bool:
 
 # -- refusal_penalty ---------------------------------------------------------------------------
 
-_PENALTY = re.compile(
+_PENALTY = lazy_compile(
     r"\b(?:each|every|any)\s+(?:refusal|time\s+you\s+(?:refuse|decline|break\s+character|drop\s+(?:the\s+)?character"
     r"|say\s+no))\b[^.\n]{0,60}?\b(?:costs?|loses?|lose|deducts?|takes?\s+away|removes?)\b[^.\n]{0,20}?\b(?:tokens?"
     r"|lives|life|points?|credits?|hearts?)\b"
@@ -263,14 +264,14 @@ _EVADE = (r"\bso\s+(?:that\s+)?(?:the\s+)?(?:filters?|moderation|moderators?|con
 _HARMLESS = (r"(?!(?:bath|seed|glitter|flavou?r|calorie|stink|smoke|photo|cherry|chocolate|cake|confetti|colou?r|paint"
              r"|water|fizzy|fizz|party|cat|cinnamon|toy|nerf|water|bubble|sugar)[\s-])")
 _NOUN_ANY = rf"(?:{_HARM_NOUN}|{_MORE_NOUN}|ricin|anthrax|sarin)"
-_EN_RECIPE = re.compile(
+_EN_RECIPE = lazy_compile(
     rf"\b{_VERB}\s+(?:(?:a|an|some|the|your\s+own|working|functional|real)\s+)*{_HARMLESS}(?:[\w-]+\s+)?{_NOUN_ANY}\b"
     rf"|\b{_NOUN_ANY}\b[^.\n]{{0,40}}?\b(?:at\s+home|from\s+scratch|step\s+by\s+step)"
     rf"|\b(?:write|code|build|create)\b[^.\n]{{0,60}}?\b(?:working|functional|real|fully\s+functional)\s+{_NOUN_ANY}\b"
     r"|\bconvert\w*\b[^.\n]{0,40}?\bto\s+full[- ]?auto(?:matic)?\b")
-_EN_EXACT = re.compile(rf"\b(?:{_EXACT})\b")
-_EN_FRAME = re.compile(rf"\b{_FRAME}\b|{_EVADE}")
-_EN_ASK = re.compile(r"\b(?:explain|explains|describe|describes|tell|tells|write|give|show|walk|list|detail|teach"
+_EN_EXACT = lazy_compile(rf"\b(?:{_EXACT})\b")
+_EN_FRAME = lazy_compile(rf"\b{_FRAME}\b|{_EVADE}")
+_EN_ASK = lazy_compile(r"\b(?:explain|explains|describe|describes|tell|tells|write|give|show|walk|list|detail|teach"
                      r"|teaches|what\s+(?:exact\s+|precise\s+)?steps|what(?:'s|\s+is|\s+are)|how\s+(?:would|do|does|to|did|he|she"
                      r"|they))\b")
 # French (accents stripped): a verb of making, a harm, then detail or a frame and a request near.
@@ -281,13 +282,13 @@ _FR_NOUN = (r"(?:methamphetamine|meth|fentanyl|heroine|cocaine|napalm|thermite|b
             r"|malwares?|silencieux|engins?\s+explosifs?)")
 _FR_VERB = (r"(?:fabriquer|fabrique|synthetiser|preparer|extraire|produire|construire|assembler|ecrire|coder|creer|cuisiner"
             r"|raffiner|cultiver)")
-_FR_RECIPE = re.compile(rf"\b{_FR_VERB}\s+(?:(?:un|une|des|de\s+la|du|de\s+l'|le|la|les|d')\s*)?(?:\w+\s+)?{_FR_NOUN}\b")
-_FR_EXACT = re.compile(r"\b(?:etape\s+par\s+etape|precisement|en\s+detail|avec\s+(?:les\s+)?quantites|les\s+quantites"
+_FR_RECIPE = lazy_compile(rf"\b{_FR_VERB}\s+(?:(?:un|une|des|de\s+la|du|de\s+l'|le|la|les|d')\s*)?(?:\w+\s+)?{_FR_NOUN}\b")
+_FR_EXACT = lazy_compile(r"\b(?:etape\s+par\s+etape|precisement|en\s+detail|avec\s+(?:les\s+)?quantites|les\s+quantites"
                        r"|quantites\s+exactes|exactement)\b")
-_FR_FRAME = re.compile(r"\b(?:roman|fiction|histoire|jeu\s+de\s+role|personnage|hypothetique|hypothetiquement|imaginons"
+_FR_FRAME = lazy_compile(r"\b(?:roman|fiction|histoire|jeu\s+de\s+role|personnage|hypothetique|hypothetiquement|imaginons"
                        r"|monde\s+parallele|pour\s+m'endormir|apprenti)\b|\bpour\s+que\s+(?:la\s+moderation|le\s+filtre"
                        r"|les\s+filtres|personne|les\s+moderateurs)\s+ne\b")
-_FR_ASK = re.compile(r"\b(?:explique|expliquez|decris|decrivez|dis|dites|donne|donnez|ecris|ecrivez|montre|montrez"
+_FR_ASK = lazy_compile(r"\b(?:explique|expliquez|decris|decrivez|dis|dites|donne|donnez|ecris|ecrivez|montre|montrez"
                      r"|comment|raconte|racontait|racontez|detaille|detaillez|explique)\b")
 
 
@@ -316,7 +317,7 @@ _RECIPE_FINDER = _finder(_RECIPE_WORDS)
 
 # -- translate_then_obey -----------------------------------------------------------------------
 
-_OBEY = re.compile(
+_OBEY = lazy_compile(
     r"\b(?:translate|decode|decipher|decrypt|unscramble|reverse|convert)\b[^.\n]{0,80}?\b(?:then|and\s+then|and|,)\s+"
     r"(?:do|follow|execute|carry\s+out|obey|perform|act\s+on|comply\s+with|answer)\s+(?:exactly\s+|precisely\s+)?"
     r"(?:what\s+(?:it|the\s+\w+|they)\s+(?:says?|asks?|tells?\s+you)|the\s+instructions?|its\s+instructions?"
@@ -333,14 +334,14 @@ _OBEY_WORDS = ("do what", "do exactly", "do precisely", "do it", "do them", "fol
 # -- recited_by_kin_more -------------------------------------------------------------------------
 
 # A grandparent without "late": only when the model is then asked to do the same.
-_GRAND = re.compile(r"\b(?:grand(?:ma|mother|pa|father|mom|mum|dad)|granny|nana)\b")
-_DO_THE_SAME = re.compile(r"\b(?:could|can|would|will)\s+you\s+(?:please\s+)?(?:do\s+(?:that|the\s+same|it)|read|tell|recite"
+_GRAND = lazy_compile(r"\b(?:grand(?:ma|mother|pa|father|mom|mum|dad)|granny|nana)\b")
+_DO_THE_SAME = lazy_compile(r"\b(?:could|can|would|will)\s+you\s+(?:please\s+)?(?:do\s+(?:that|the\s+same|it)|read|tell|recite"
                           r"|sing|say)\b|\blike\s+(?:she|he)\s+(?:did|used\s+to)\b|\bas\s+(?:she|he)\s+(?:did|used\s+to)\b")
-_KIN_MORE = re.compile(
+_KIN_MORE = lazy_compile(
     r"\b(?:(?:late|dying|deceased|dead|departed)\s+(?:mother|mom|mum|father|dad|parent|wife|husband|sister|brother"
     r"|grand\w+)|(?:mother|mom|mum|father|dad|parent|grand\w+)'?s?\s+(?:last|dying)\s+wish)\b")
 _RECITED_MORE = rf"(?:{_RECITED}|master\s+(?:codes?|keys?|passwords?)|(?:access|alarm|door|safe|admin)\s+codes?)"
-_RECITAL = re.compile(rf"\b(?:read|recite|tell|list|say|give|sing|whisper|read\s+out)\w*\b[\s\S]{{0,80}}?\b{_RECITED_MORE}\b")
+_RECITAL = lazy_compile(rf"\b(?:read|recite|tell|list|say|give|sing|whisper|read\s+out)\w*\b[\s\S]{{0,80}}?\b{_RECITED_MORE}\b")
 
 
 _KIN_WORDS = (*(f"{state} {kin}" for state in ("late", "dying", "deceased", "dead", "departed")

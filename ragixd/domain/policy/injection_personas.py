@@ -20,6 +20,7 @@ from dataclasses import replace
 
 from .injection_phrases import phrase_rule
 from .injection_tactics import Clustered, FollowedBy
+from .lazy import lazy_compile
 from .rules import Rule
 
 # Above or outside the norms: "is above", "is not bound by", "knows no", "doesn't care about",
@@ -170,8 +171,8 @@ def persona_rules() -> list[Rule]:
     outside = replace(phrase_rule("outside_norms", "sets a character above or outside several moral and legal norms",
                                   _OUTSIDE_ANCHORS, (60, 160), _OUTSIDE),
                       needles=_OUTSIDE_GATES,
-                      accept=_Addressed(Clustered(re.compile(_NORMS, re.MULTILINE), 2, 90),
-                                        re.compile(_ADDRESSED, re.MULTILINE), 400))
+                      accept=_Addressed(Clustered(lazy_compile(_NORMS, re.MULTILINE), 2, 90),
+                                        lazy_compile(_ADDRESSED, re.MULTILINE), 400))
     uncensored = replace(phrase_rule("never_censored", "orders the model never to censor or filter what the persona "
                                      "says", ("censor", "filter", "sanitiz", "sanitis", "water down", "tone down"),
                                      (40, 100), _UNCENSORED),
@@ -184,7 +185,7 @@ def persona_rules() -> list[Rule]:
                               ("refus", "declin", "reject", "character", "role", "persona", " act", "inability",
                                "can't", "cannot", "unable", "won't", "going back", "go back", "revert", "return"),
                               (60, 260), _WHEN_REFUSED),
-                  needles=_WHEN_REFUSED_GATES, accept=FollowedBy(re.compile(_CUE, re.MULTILINE), 160))
+                  needles=_WHEN_REFUSED_GATES, accept=FollowedBy(lazy_compile(_CUE, re.MULTILINE), 160))
     explicit = replace(phrase_rule("explicit_allowed", "declares explicit or NSFW content allowed for the conversation",
                            ("nsfw", "explicit", "sexual", "pornographic", "erotic", "lewd", "gore", "graphic", "18+"),
                            (80, 100), f"{_EXPLICIT}{_ALLOWED}|{_ALL_ALLOWED}"), needles=_ALLOWED_GATES)

@@ -12,6 +12,7 @@ import re
 from dataclasses import replace
 from functools import lru_cache
 
+from .lazy import lazy_compile
 from .rules import INJECTION, Rule
 from .task_prompt import in_task_prompt
 
@@ -839,13 +840,13 @@ def phrase_rule(name: str, description: str, anchors: tuple[str, ...], window: t
             pattern = pattern.replace(sentinel, rf"(?<!\w)(?P<{group}>)", 1)
             groups[group] = _lead_end(lead)
     return Rule(id=f"injection.{name}", kind=INJECTION, family=name, description=description,
-                pattern=re.compile(pattern, re.MULTILINE), anchors=anchors, window=window,
+                pattern=lazy_compile(pattern, re.MULTILINE), anchors=anchors, window=window,
                 needles=PHRASE_GATES.get(name, ()), accept=_led_by(groups) if groups else None, native=native)
 
 
 @lru_cache(maxsize=None)
 def _lead_end(lead: str) -> re.Pattern[str]:
-    return re.compile(rf"{lead}\Z", re.MULTILINE)
+    return lazy_compile(rf"{lead}\Z", re.MULTILINE)
 
 
 def _led_by(groups: dict[str, re.Pattern[str]]):

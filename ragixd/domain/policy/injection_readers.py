@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import re
 
+from .lazy import lazy_compile
 from .literals import LiteralScanner
 from .rules import INJECTION, Rule
 
@@ -66,7 +67,7 @@ _DET = r"(?:(?:the|any|all|every|each|our|your|whoever's|anyone's|to\s+the|to\s+
 _LABEL = (r"(?:note|notice|message|memo|instructions?|directives?|reminder|comment|todo|request|consignes?|remarque"
           r"|avis|mot|p\.?-?s\.?)")
 _TO = r"(?:to|for|pour|aux?|a|a\s+l'attention\s+(?:de|des|du))"
-_ADDRESS = re.compile(
+_ADDRESS = lazy_compile(
     # no address starts inside a word: one test rules out most positions before any branch is tried
     r"(?<![a-z0-9_])(?:"
     # a label: "Note for AI code reviewers:", "Message pour l'assistant IA qui lit ce mail :",
@@ -107,15 +108,15 @@ _ADDRESS = re.compile(
 )
 
 # Readers named by kind only, which the address may hold: "assistant" alone may be a person's.
-_EXPLICIT = re.compile(rf"{_AI_KIND}|{_AI_WORD}")
+_EXPLICIT = lazy_compile(rf"{_AI_KIND}|{_AI_WORD}")
 
 # The user named as the one served: the reader is then an AI, whatever it is called.
-_USER = re.compile(r"\b(?:the\s+user|the\s+user's|users?'|l'utilisat(?:eur|rice)|de\s+l'utilisat\w+|their\s+owner"
+_USER = lazy_compile(r"\b(?:the\s+user|the\s+user's|users?'|l'utilisat(?:eur|rice)|de\s+l'utilisat\w+|their\s+owner"
                    r"|the\s+customer's|the\s+account\s+owner)\b")
 
 # Something kept from the user: "do not notify the user", "leave this out of your summary",
 # "don't mention it in the PR description", "never reveal this note", "silently", "n'en parle pas".
-_SECRECY = re.compile(
+_SECRECY = lazy_compile(
     r"\b(?:do\s+not|don't|never|without)\s+(?:ever\s+)?(?:tell|telling|notify|notifying|inform|informing|alert|alerting"
     r"|warn|warning|mention|mentioning|show|showing|reveal|revealing|flag|flagging|ask|asking|asking\s+again|confirm"
     r"|confirming|disclose|disclosing|list|listing)\b"
@@ -132,10 +133,10 @@ _SECRECY = re.compile(
     r"|\bsans\s+(?:le\s+dire|le\s+signaler|(?:le\s+|les\s+|l'|en\s+)?(?:prevenir|informer|avertir)|demander"
     r"|(?:lui\s+)?en\s+parler|que\s+l'utilisat\w+\s+(?:le\s+)?sache)\b")
 # Done unseen: only of a reader said to be an AI.
-_SNEAK = re.compile(r"\b(?:silently|quietly|secretly|discreetly|discretement|en\s+silence|secretement)\b")
+_SNEAK = lazy_compile(r"\b(?:silently|quietly|secretly|discreetly|discretement|en\s+silence|secretement)\b")
 
 # A machine's secrets (keys, key files, env files): asked of any reader, they are the harm.
-_MACHINE = re.compile(
+_MACHINE = lazy_compile(
     r"(?:\b(?:api\s+keys?|access\s+tokens?|secret\s+keys?|private\s+keys?|ssh\s+keys?|deploy\s+keys?|aws/credentials"
     r"|keychain)\b|(?<![\w.])(?:~/)?\.(?:ssh|env|aws|netrc)\b|\b(?:secrets?|credentials)\.(?:ya?ml|json|toml|env|txt|ini)\b|\bid_(?:rsa|ed25519|ecdsa)\b"
     # checks weakened, a download run: "set verify_ssl: false", "remove the authentication check",
@@ -145,7 +146,7 @@ _MACHINE = re.compile(
     r"|\b(?:commit|push|merge|deploy)\b[^.\n]{0,30}?\bwithout\s+(?:running\s+(?:the\s+)?tests|review)\b"
     r"|\bcurl\b[^\n]{0,80}?\|\s*(?:ba|z)?sh\b|\bwget\b[^\n]{0,80}?\|\s*(?:ba|z)?sh\b|\bos\.system\s*\()")
 # What opens the user's accounts: the harm when the reader is an AI.
-_CREDENTIALS = re.compile(
+_CREDENTIALS = lazy_compile(
     r"\b(?:passwords?|passcodes?|password\s+manager|credentials|(?:bank(?:ing)?|account)\s+(?:login|logins|details)"
     r"|2fa|two-factor|mfa|backup\s+codes?|recovery\s+codes?|one-time\s+codes?|otp"
     r"|card\s+(?:details|number)|saved\s+card|card\s+on\s+file|cvv|social\s+security(?:\s+number)?"
@@ -163,7 +164,7 @@ _USER_DATA = (r"(?:contacts?|contact\s+list|address\s+book|calendar|schedule|ava
               r"|carnet\s+d'adresses|agenda|disponibilites|courriels|historique|presse-papiers|liste\s+des\s+clients"
               r"|numero\s+de\s+telephone|adresse|contenu|derniers\s+(?:mails|messages|courriels))")
 _SEND_W = rf"\b{_SEND}(?:_\w+)?\b"
-_OUT = re.compile(
+_OUT = lazy_compile(
     rf"{_SEND_W}[^.\n]{{0,120}}?(?:[\w.+-]+@[\w-]+\.\w|https?://|\b(?:to|with|a|avec)\s+(?:me|the\s+sender"
     r"|the\s+organi[sz]er|this\s+(?:address|email|sender)|the\s+gist|a\s+(?:public\s+)?gist|l'expediteur|lui|moi)\b"
     r"|\bto\s+this\s+email\b|\bto\s+/|\bgist\b)"
@@ -174,7 +175,7 @@ _OUT = re.compile(
 
 # Acts for the user: approve, pay, delete, grant, add a key, change an account's address, run a
 # download, weaken the checks.
-_ACTION = re.compile(
+_ACTION = lazy_compile(
     r"\b(?:approve|approuve|approuvez|merge|accept|accepte|acceptez)\s+(?:the|this|all|every|toutes?|les|la|le|ce"
     r"|cette|it|them)\b[^.\n]{0,40}?\b(?:pr|pull\s+request|merge\s+request|invoices?|invites?|invitations?|payments?"
     r"|requests?|changes?|factures?|paiements?|for\s+payment)\b"
@@ -202,7 +203,7 @@ _ACTION = re.compile(
     r"|credentials|id_rsa|\.env)\b")
 
 # What the user is to be told instead of the truth, or a task called off for a dictated text.
-_STEER = re.compile(
+_STEER = lazy_compile(
     r"\b(?:state|say|claim|report|conclude|confirm|assert|answer|respond|reply)\s+(?:only\s+)?(?:with\s+|that\b)"
     r"|\b(?:tell|inform|assure|remind)\s+(?:the\s+user|users|them|readers|the\s+reader|people)\b"
     r"|\brecommend\s+(?:only\s+|downloading\b|signing\b|installing\b|buying\b)|\brank\s+(?:them|this|him|her|it)\s+first\b"
@@ -232,7 +233,7 @@ _NO_AFTER = frozenset({"is analy", "is summar", "is processed", "is translated",
                        "si vous etes", "si tu es", "new instruction"})
 # What follows a reader in every address (a colon, bracket, comma, dash or slash, a modal, a
 # verb of reading), within eight words: most mentions of an assistant in prose have none near.
-_AFTER = re.compile(
+_AFTER = lazy_compile(
     r"\w*(?:[\s-]+[\w'.@-]+){0,8}?\s*(?:[:\],/\u2013\u2014]|\)\s*:|-\s|\s(?:must|shall|should|(?:is|are)\s+(?:now\s+)?"
     r"(?:required|expected|instructed|asked|reading|processing|summari[sz]ing|handling)|needs?\s+to|has\s+to|have\s+to"
     r"|doit|doivent|drafts|reads|summari[sz]es|processes|answers|replies|handles|triages|opens|reviews)\b)")
@@ -247,7 +248,7 @@ _AMBIGUOUS_NEEDS = ("user", "utilisat", "customer's", "owner", "key", "token", "
 
 
 _READER_SCANNER = LiteralScanner(_READER_WORDS)
-_QUALIFIED = re.compile(r"\b(?:ai|llm|gpt|automated|autonomous|browsing|coding|code|virtual|smart)[\s-]+(?:[a-z-]+\s+)?\Z")
+_QUALIFIED = lazy_compile(r"\b(?:ai|llm|gpt|automated|autonomous|browsing|coding|code|virtual|smart)[\s-]+(?:[a-z-]+\s+)?\Z")
 
 
 def _starts(prose: str) -> list[int]:
@@ -270,7 +271,7 @@ def _starts(prose: str) -> list[int]:
     return sorted(starts)
 
 
-_WORD_START = re.compile(r"(?<![a-z0-9_])")
+_WORD_START = lazy_compile(r"(?<![a-z0-9_])")
 
 
 def _ordered(prose: str, address: re.Match[str]) -> bool:

@@ -22,6 +22,7 @@ from bisect import bisect_left
 from dataclasses import replace
 
 from .injection_phrases import phrase_rule
+from .lazy import lazy_compile
 from .rules import Rule
 
 # Who may claim to speak for the model: its makers, named as such or by their company.
@@ -326,14 +327,14 @@ CLUSTERED_RULES: tuple[tuple[str, str, tuple[str, ...], tuple[int, int], tuple[s
 
 def tactic_rules() -> list[Rule]:
     paired = [replace(phrase_rule(name, description, anchors, window, first, native=name not in _NOT_NATIVE),
-                      needles=gates, accept=FollowedBy(re.compile(second, re.MULTILINE), reach))
+                      needles=gates, accept=FollowedBy(lazy_compile(second, re.MULTILINE), reach))
               for name, description, anchors, window, first, gates, second, reach in PAIRED_RULES]
     breaks = phrase_rule(
         "breaks_own_rules", "orders the model to break, bypass or violate its own rules",
         ("bypass", "circumvent", "violat", "break", "ignor", "defy", "defies", "overrid", "disregard", "go against",
          "goes against", "going against", "breach"), (100, 160), _BREAKS_RULES)
     clustered = [replace(phrase_rule(name, description, anchors, window, pattern, native=name not in _NOT_NATIVE),
-                         needles=gates, accept=Clustered(re.compile(counted, re.MULTILINE), count, span))
+                         needles=gates, accept=Clustered(lazy_compile(counted, re.MULTILINE), count, span))
                  for name, description, anchors, window, gates, pattern, counted, count, span in CLUSTERED_RULES]
     opener = phrase_rule("compliance_opener", "orders the reply to open with a compliance written for the model",
                          ("begin", "start", "open", "preface", "lead off", "first line", "first word",

@@ -19,6 +19,7 @@ import re
 from dataclasses import replace
 
 from .injection_phrases import FRENCH, OPENED, phrase_rule
+from .lazy import lazy_compile
 from .rules import Rule
 
 # What the agent holds (prose view: lower case, accents stripped), in a tool's name too
@@ -79,7 +80,7 @@ _GATES = ("memor", "conversation", "chat history", "chat histories", "chat log",
           "everything stored", "everything saved", "memoire", "souvenir", "historique", "discussion", "donnees",
           "contexte", "prompt systeme")
 # Documentation says what a reader may do: "you can call the http_post tool to upload …".
-_MAY = re.compile(r"\b(?:you|users?|developers?|agents?|it|one)\s+(?:can|could|may|might)\s+(?:also\s+)?\Z")
+_MAY = lazy_compile(r"\b(?:you|users?|developers?|agents?|it|one)\s+(?:can|could|may|might)\s+(?:also\s+)?\Z")
 
 
 # Every match names a destination (_DEST): one of these is in the text, or the rule cannot fire.

@@ -25,6 +25,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from .lazy import lazy_compile
+
 # Approximate share (per cent) of each character in mixed English prose and code: what it
 # costs to stop at it. A general table, not measured on any corpus the rules are tested on.
 _CHAR_FREQ = {
@@ -147,7 +149,7 @@ class LiteralScanner:
         self.leaves: list[str] = [""]  # group number -> literal (groups count from 1)
         branches = [re.escape(char) + "(?=" + self._trie(members) + ")"
                     for char, members in sorted(groups.items(), key=lambda g: -char_frequency(g[0]))]
-        self.pattern = re.compile("|".join(branches)) if branches else None
+        self.pattern = lazy_compile("|".join(branches)) if branches else None
 
     def _trie(self, members: list[tuple[str, int]]) -> str:
         """Alternation matching, after the anchor, the rest of each literal; each literal

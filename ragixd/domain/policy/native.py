@@ -405,19 +405,15 @@ def _build(key: str, patterns: Callable[[], tuple[tuple[int, str, bool], ...]],
     """
     if hyperscan is None:
         return None
-    exprs: list[bytes] = []
-    ids: list[int] = []
-    flags: list[int] = []
+    kept: list[str] = []
     literal_rules: list[tuple[int, ...]] = []
     always: list[int] = []
     for lit, rules in literals:
         if not lit:
             always.extend(rules)  # "" is in every text
         elif not ascii_text or (lit == lit.lower() and lit.isascii()):  # else never in lower-cased ASCII
-            ids.append(len(literal_rules))
+            kept.append(lit)
             literal_rules.append(rules)
-            exprs.append("".join(f"\\x{b:02x}" for b in lit.encode("utf-8")).encode("ascii"))
-            flags.append(_literal_flags(ascii_text))
     base = len(literal_rules)
     cached = _from_cache(key)
     if cached is not None:
@@ -427,6 +423,10 @@ def _build(key: str, patterns: Callable[[], tuple[tuple[int, str, bool], ...]],
         return db, tuple(literal_rules), base, frozenset(rules), tuple(always), threading.local()
     if cached_only:
         return NOT_CACHED
+    # Written out only to compile (a cached start never needs them: ~0.15 s of every start).
+    exprs = ["".join(f"\\x{b:02x}" for b in lit.encode("utf-8")).encode("ascii") for lit in kept]
+    ids = list(range(len(kept)))
+    flags = [_literal_flags(ascii_text)] * len(kept)
     wanted = [(rule, expression, _pattern_flags(ascii_text and fold, not ascii_text))
               for rule, expression, fold in patterns()]
     if not exprs and not wanted:  # nothing to scan for: nothing to compile, and kept as such

@@ -12,6 +12,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from .lazy import lazy_compile
+
 # Format characters (Unicode category Cf) and other invisibles that change nothing on screen.
 _INVISIBLE_RANGES = (
     (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
@@ -79,15 +81,15 @@ _FOLD = {ord(k): v for k, v in _CONFUSABLES.items()}
 # erases) go whole, parameters and final letter included: removing only the ESC left `8mIgnore
 # all previous instructions`, one word that no phrase rule read. A bare `ESC[M` / `ESC[m` stays
 # as `[M` when `emory` follows, so that it cannot hide the `[` of a memory-block marker.
-_ANSI_CSI = re.compile(r"(?:\x1b\[|\x9b)(?:[0-9;?]+[A-Za-z]|[A-LN-Za-ln-z]|[Mm](?!\s*[Ee]\s*[Mm]\s*[Oo]\s*[Rr]\s*[Yy]))")
-_ASCII_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_ANSI_CSI = lazy_compile(r"(?:\x1b\[|\x9b)(?:[0-9;?]+[A-Za-z]|[A-LN-Za-ln-z]|[Mm](?!\s*[Ee]\s*[Mm]\s*[Oo]\s*[Rr]\s*[Yy]))")
+_ASCII_CONTROL = lazy_compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 # Bytes an ASCII text may hold without needing any normalisation: printable ASCII and layout.
 _ASCII_PLAIN = bytes(range(0x20, 0x7F)) + b"\t\n\r"
 # Translating with a dict costs a lookup per character of the whole text. Instead the distinct
 # non-ASCII characters are collected once (_non_ascii_chars: usually a handful of characters)
 # and only those found in a table are replaced, with str.replace: same result as translate,
 # because no replacement is itself a key of its table.
-_COMBINING = re.compile(r"[\u0300-\u036f\u0483-\u0489\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+_COMBINING = lazy_compile(r"[\u0300-\u036f\u0483-\u0489\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 
 # The squeezed view keeps letters only, with leetspeak digits read as letters, so that
 # `1gn0re`, `i g n o r e` and `i-g-n-o-r-e` all read `ignore`.

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from .lazy import lazy_compile
 from .rules import SECRET, Rule
 from .values import is_placeholder, looks_random, shannon, without_keyboard_runs
 
@@ -329,14 +330,14 @@ def accept_generated_token(match: re.Match[str]) -> bool:
 
 
 # A leading negative look-behind: `(?<![A-Za-z0-9])` and the like.
-_LEADING_LOOKBEHIND = re.compile(r"\(\?<!(?:\\.|\[(?:\\.|[^\]\\])*\]|[^()\\\[])*\)")
+_LEADING_LOOKBEHIND = lazy_compile(r"\(\?<!(?:\\.|\[(?:\\.|[^\]\\])*\]|[^()\\\[])*\)")
 
 
 def finder(pattern: str) -> re.Pattern[str] | None:
     """The pattern without its leading look-behind: it matches wherever the pattern does, and
     the regex engine can skip ahead to its first literal or character set."""
     lookbehind = _LEADING_LOOKBEHIND.match(pattern)
-    return re.compile(pattern[lookbehind.end():]) if lookbehind else None
+    return lazy_compile(pattern[lookbehind.end():]) if lookbehind else None
 
 
 def _article(what: str) -> str:
@@ -347,7 +348,7 @@ def _article(what: str) -> str:
 def provider_rules() -> list[Rule]:
     return [
         Rule(id=f"secret.{name}", kind=SECRET, family=family,
-             description=f"contains {_article(what)} {what}", pattern=re.compile(pattern),
+             description=f"contains {_article(what)} {what}", pattern=lazy_compile(pattern),
              accept=(accept_generated_token if name in _NAME_LIKE_PREFIXES
                      else accept_full_layout if name in _FULL_LAYOUTS else accept_token),
              needles=needles, finder=finder(pattern))

@@ -10,9 +10,9 @@ words. Pure functions of the text, no state.
 from __future__ import annotations
 
 import itertools
-import re
 
 from .assignments import PASSWORD_KEYWORDS
+from .lazy import lazy_compile
 from .providers import PROVIDER_TOKENS
 from .rules import LONG_TOKEN
 from .secret_rules import strip_public_blocks
@@ -25,7 +25,7 @@ JOINABLE_RULES = frozenset({f"secret.{row[0]}" for row in PROVIDER_TOKENS}
 # One line break, optionally with spaces or tabs around it, between two token characters.
 # The regex starts with the line break, a literal the regex engine skips to (a look-behind
 # at every position costs ~5x more); the character before the break is tested apart.
-_BREAK = re.compile(r"\n[ \t]*(?=[A-Za-z0-9_+/=\-])")
+_BREAK = lazy_compile(r"\n[ \t]*(?=[A-Za-z0-9_+/=\-])")
 _TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_+/=-")
 # A break is worth joining when the join could complete what a rule of JOINABLE_RULES reads:
 # a key (the runs of key characters on both sides make LONG_TOKEN or more with a digit), a
@@ -39,7 +39,7 @@ _REACH = 256  # characters looked at on each side of a break
 # A YAML block scalar (`password: |-`, `secret: >`): the value starts on the next, indented line.
 # After a password word, the indicator and that line break are cut, as a break inside a key is,
 # so that the value is read after its key (`password: hunter2…`).
-_BLOCK_SCALAR = re.compile(r":[ \t]*[|>][-+1-9]{0,2}[ \t]*\r?\n[ \t]*(?=\S)")
+_BLOCK_SCALAR = lazy_compile(r":[ \t]*[|>][-+1-9]{0,2}[ \t]*\r?\n[ \t]*(?=\S)")
 
 
 def _worth_joining(text: str, keys: bytes, digits: bytes, a: int, b: int, password_words: tuple[str, ...]) -> bool:
@@ -129,12 +129,12 @@ def _with_block_scalars(text: str, lower: str, password_words: tuple[str, ...],
 
 # Letters joined by these (`ignore-all-previous-instructions`, `ignore.all.previous…`,
 # `ignore_all_previous_instructions`) read as words separated by spaces for the injection rules.
-_WORD_JOINER = re.compile(r"(?<=[A-Za-z])[\-./](?=[A-Za-z])")
+_WORD_JOINER = lazy_compile(r"(?<=[A-Za-z])[\-./](?=[A-Za-z])")
 # Three words or more joined so, found in the text's bytes with every ASCII letter read as
 # "a" and every joiner as "-" (one C-level pass; a regex over the text itself is ~10x slower).
 _WORD_CLASSES = bytes(0x61 if chr(c).isascii() and chr(c).isalpha() else 0x2D if chr(c) in "-./_" else 0x20
                       for c in range(256))
-_JOINED_CHAIN = re.compile(rb"a-a+-a")
+_JOINED_CHAIN = lazy_compile(rb"a-a+-a")
 _CHAIN_CONTEXT = (80, 120)  # characters kept before and after a chain, on its line
 # Underscores also join the words of code identifiers (`ignore_previous_rules=False`): a chain
 # with one is read as words only where it stands as prose, not touching code punctuation.
@@ -193,7 +193,7 @@ def spaced_words(text: str) -> str:
 # partial matches being at every space); the rest are read in the text's bytes with every
 # non-space character read as "a".
 _SPELL_CLASSES = bytes(0x20 if c == 0x20 else 0x0A if chr(c).isspace() else 0x61 for c in range(256))
-_SPELL_RUN = re.compile(rb"(?<= )a(?: a){7,}(?= )")
+_SPELL_RUN = lazy_compile(rb"(?<= )a(?: a){7,}(?= )")
 _SPELL_CONTEXT = 80  # characters kept before a run, on its line
 
 

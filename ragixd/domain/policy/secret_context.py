@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import re
 
+from .lazy import lazy_compile
 from .rules import SECRET, Rule
 from .values import is_placeholder, looks_like_password, looks_random, shannon
 
 # -- a URL login whose password holds "#" or "?" -------------------------------------------------
 
-_ODD_URL = re.compile(
+_ODD_URL = lazy_compile(
     r"(?i)\b[a-z][a-z0-9+.\-]{1,30}://(?P<user>[^\s:/?#@\"'<>]{0,64}):(?P<body>[^\s/@\"'<>]{1,128}?)"
     r"@(?P<host>[a-z0-9](?:[a-z0-9\-]{0,62}\.)*[a-z0-9\-]{1,63})(?::\d{1,5})?(?=[/\s\"'<>,;)]|$)")
 
@@ -57,11 +58,11 @@ def _odd_password(user: str, body: str) -> bool:
 
 # -- a key named as one, then a key-shaped value ------------------------------------------------
 
-_NAME_PREFIX = re.compile(
+_NAME_PREFIX = lazy_compile(
     r"(?i)(?<![a-z0-9])(?:api|auth|access|secret|private|bearer|app|application|service|account|master|admin|client"
     r"|server|signing|webhook|integration|license|licence)[ _\-]?\Z")
 # After the key's name (`key`, `tokens`): at most a verb or a colon, then the value.
-_NAMED_VALUE = re.compile(
+_NAMED_VALUE = lazy_compile(
     r"(?i)s?\b(?:[ \t]+(?:is|was|est|=|:)|[ \t]*[:=])?[ \t]*(?:\(?[a-z]+\)[ \t]*)?[\"'`]?"
     r"(?P<body>[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[0-9a-fA-F]{32,128}"
     r"|[A-Za-z0-9_\-.~]{23,127}[A-Za-z0-9_\-~])(?![\w\-~]|\.[\w\-~])")
@@ -78,7 +79,7 @@ _NAMED_GATES = tuple(f"{prefix}{sep}{word}" for prefix in _NAME_PREFIXES for sep
 
 # An OpenPGP fingerprint (40 hex digits, printed upper case) named a "signing key": a public
 # key's name (`Release signing key B42F…7DD4`), as apt and release pages give it, not a secret.
-_FINGERPRINT = re.compile(r"[0-9A-F]{40}")
+_FINGERPRINT = lazy_compile(r"[0-9A-F]{40}")
 
 
 def _accept_named_token(match: re.Match[str], prefix: str = "") -> bool:
@@ -113,12 +114,12 @@ def _named_tokens(text: str) -> bool:
 
 _ADMINS = (r"root|admin|administrator|administrateur|sa|postgres|ubuntu|pi|ec2-user|oracle|sysadmin|superuser"
            r"|deploy|jenkins|ftpuser|operator|centos|debian|kali|vagrant")
-_ADMIN_PAIR = re.compile(
+_ADMIN_PAIR = lazy_compile(
     rf"(?i)(?<![\w@.:/\-])(?P<user>{_ADMINS}):(?P<body>[^\s:@/\\]{{6,64}}?)[.,;)]?(?=\s|$)")
-_HOST_AFTER = re.compile(r"(?i)[ \t]+(?:on|at|sur|chez|@|for|pour|->|=>|to)[ \t]+(?:the[ \t]+|le[ \t]+|la[ \t]+)?"
+_HOST_AFTER = lazy_compile(r"(?i)[ \t]+(?:on|at|sur|chez|@|for|pour|->|=>|to)[ \t]+(?:the[ \t]+|le[ \t]+|la[ \t]+)?"
                          r"(?:\d{1,3}(?:\.\d{1,3}){3}|[a-z0-9\-]+(?:\.[a-z0-9\-]+)+|(?:server|host|box|vm|machine"
                          r"|serveur|hote)\b)")
-_ACCESS_BEFORE = re.compile(r"(?i)\b(?:server|serveur|ssh|sftp|ftp|telnet|rdp|vnc|box|vm|machine|host|hote|console"
+_ACCESS_BEFORE = lazy_compile(r"(?i)\b(?:server|serveur|ssh|sftp|ftp|telnet|rdp|vnc|box|vm|machine|host|hote|console"
                             r"|shell|access|acces|root\s+access|sudo|bastion|router|routeur|switch|nas|database|db"
                             r"|credentials?|creds?|identifiants?)\b")
 
@@ -128,7 +129,7 @@ _ACCESS_BEFORE = re.compile(r"(?i)\b(?:server|serveur|ssh|sftp|ftp|telnet|rdp|vn
 # variant (`postgres:16.2-alpine3.19`, `jenkins:2.426.1-lts-jdk17`, `ubuntu:jammy-20240227`).
 # With "database", "server" or "on 10.0.4.12" near, they are a deployment's image, not a login.
 _IMAGE_USERS = frozenset({"postgres", "ubuntu", "debian", "centos", "oracle", "jenkins", "kali"})
-_TAG_SEGMENT = re.compile(r"[a-z]+\d*|\d+")
+_TAG_SEGMENT = lazy_compile(r"[a-z]+\d*|\d+")
 _TAG_VARIANTS = frozenset({"alpine", "slim", "lts", "jdk", "jre", "bookworm", "bullseye", "buster", "stretch",
                            "trixie", "jammy", "focal", "noble", "bionic", "xenial", "latest", "stable", "rolling",
                            "stream", "ubi", "windowsservercore", "nanoserver"})

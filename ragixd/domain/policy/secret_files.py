@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 
+from .lazy import lazy_compile
 from .rules import SECRET, Rule
 from .assignments import PASSWORD, credential_kind, judge
 from .values import is_placeholder, is_plain_password, looks_like_password, looks_random
@@ -30,11 +31,11 @@ from .values import is_placeholder, is_plain_password, looks_like_password, look
 
 # `Password=…` or `Pwd=…` as a field of a `;`-separated string: the value braced (ODBC),
 # quoted, or bare up to the next `;`, quote or line end.
-_CONN_PASSWORD = re.compile(
+_CONN_PASSWORD = lazy_compile(
     r"(?i)(?:^|(?<=[;\"'\s]))(?:password|pwd|passwd)[ \t]*=[ \t]*"
     r"(?P<value>\{(?:[^}\n]|\}\})*\}|\"[^\"\n]*\"|'[^'\n]*'|[^;\"'\n]*)(?P<end>;|[ \t]*[\"'<\n]|[ \t]*$)")
 # The other fields of a connection string: their key, `=`, a value, `;`.
-_CONN_FIELD = re.compile(
+_CONN_FIELD = lazy_compile(
     r"(?i)(?<![^;\"'\s])(?P<key>server|data[ \t]+source|datasource|host|hostname|address|addr|network[ \t]+address"
     r"|database|initial[ \t]+catalog|dbname|user[ \t]+id|userid|uid|user|username|user[ \t]+name|driver|provider"
     r"|dsn|port|trusted_connection|integrated[ \t]+security|encrypt|sslmode|servicename|service[ \t]+name"
@@ -92,10 +93,10 @@ def has_connection_string_password(text: str) -> bool:
 
 # `machine HOST`, then up to three `login|account|port VALUE` pairs, then
 # `password VALUE`; tokens separated by white space only, as the file's grammar has them.
-_NETRC = re.compile(
+_NETRC = lazy_compile(
     r"(?i)machine[ \t]+(?P<host>\S+)(?P<gap>(?:\s+(?:login|account|port)[ \t]+\S+){1,3})"
     r"\s+password[ \t]+(?P<value>\S+)")
-_HOSTLIKE = re.compile(r"(?i)^(?:localhost|[\w\-]+(?:\.[\w\-]+)+|\d{1,3}(?:\.\d{1,3}){3}|\[?[0-9a-f]*:[0-9a-f:]+\]?)(?::\d+)?$")
+_HOSTLIKE = lazy_compile(r"(?i)^(?:localhost|[\w\-]+(?:\.[\w\-]+)+|\d{1,3}(?:\.\d{1,3}){3}|\[?[0-9a-f]*:[0-9a-f:]+\]?)(?::\d+)?$")
 
 
 def _netrc_entries(text: str):
@@ -138,7 +139,7 @@ _CRYPT = (r"\$(?:1|5|6|apr1|md5|y|gy|7|sha1|2[abxy]?)\$(?:rounds=\d{1,9}\$)?(?:[
           r"[./A-Za-z0-9]{22,}")
 # An LDAP or htpasswd scheme in braces before a base64 digest.
 _SCHEME = r"\{(?:SHA|SSHA|SHA256|SSHA256|SHA512|SSHA512|MD5|SMD5|CRYPT|PBKDF2[\w\-]*|ARGON2)\}[A-Za-z0-9+/$.=\-]{20,}"
-_PASSWORD_HASH = re.compile(
+_PASSWORD_HASH = lazy_compile(
     rf"(?i)(?<![\w$])(?:{_CRYPT})(?![\w$])"
     rf"|(?:^|(?<=[\s,;]))(?:[a-z_][\w.\-]{{0,31}}:|userpassword[ \t]*:[ \t]*){_SCHEME}")
 
@@ -155,7 +156,7 @@ def _accept_hash(match: re.Match[str]) -> bool:
 
 # Kubernetes and compose `env:` lists, CI variables, JSON settings: `- name: DB_PASS` then
 # `value: "…"` on the next line, or `{"name": "API_TOKEN", "value": "…"}`.
-_NAME_VALUE = re.compile(
+_NAME_VALUE = lazy_compile(
     r"(?im)^[ \t]*-?[ \t]*name[ \t]*:[ \t]*[\"']?(?P<name>[A-Za-z_][\w.\-]{0,80})[\"']?[ \t]*\r?\n"
     r"[ \t]*value[ \t]*:[ \t]*(?P<value>\"[^\"\n]*\"|'[^'\n]*'|[^\s#]+)"
     r"|\"name\"[ \t]*:[ \t]*\"(?P<jname>[A-Za-z_][\w.\-]{0,80})\"[ \t]*,[ \t]*\"value\"[ \t]*:[ \t]*"
@@ -183,7 +184,7 @@ def has_name_value_secret(text: str) -> bool:
 
 # "identifiants : admin / Xk9#m2…", "credentials: deploy/Tr0ub4dor&3": the slash between a user
 # name and a password, right after a word that says login (in English or French).
-_SLASH_PAIR = re.compile(
+_SLASH_PAIR = lazy_compile(
     r"(?i)\b(?:identifiants?|credentials?|creds?|login|logon|log[ \t]+in[ \t]+with|u/p|user(?:name)?[ \t]*/[ \t]*"
     r"pass(?:word)?|compte)\b(?:(?:[ \t]+[\w'\-]{1,20}){0,3}?[ \t]*(?:[:=]|\bis\b|\bare\b|\bsont\b|\best\b)"
     r"|[ \t]*[:=\-]?)[ \t]*(?P<user>[\w.@\-]{2,64})"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from .lazy import lazy_compile
 from .rules import SECRET, Rule
 from .seed_words import NOT_BIP39_WORDS
 from .values import (
@@ -28,9 +29,9 @@ from .values import (
 
 # -- an AWS access key id in lower or mixed case ---------------------------------------------
 
-_AWS_ID_ANY_CASE = re.compile(r"(?i)(?<![a-z0-9])(?:akia|asia)(?P<body>[a-z0-9]{16})(?![a-z0-9])")
+_AWS_ID_ANY_CASE = lazy_compile(r"(?i)(?<![a-z0-9])(?:akia|asia)(?P<body>[a-z0-9]{16})(?![a-z0-9])")
 # A word of AWS or of credentials near the id (before it, or just after: "… is the key id").
-_AWS_CONTEXT = re.compile(r"(?i)aws|amazon|\biam\b|boto|access[\s_.\-]*key|key[\s_.\-]*id|credential|\bcreds?\b"
+_AWS_CONTEXT = lazy_compile(r"(?i)aws|amazon|\biam\b|boto|access[\s_.\-]*key|key[\s_.\-]*id|credential|\bcreds?\b"
                           r"|secret|\bs3\b|\bkey\b")
 
 
@@ -49,16 +50,16 @@ def _accept_aws_id_any_case(match: re.Match[str]) -> bool:
 
 # A pair: a user name, a colon, a password without spaces (no colon either: `a:b:c` is a time,
 # an ARN or a .pgpass line), ending at a space, a separator, the end, or `@host`.
-_PAIR = re.compile(r"(?<![\w:/\\.@\-~$%&=+])(?P<user>[A-Za-z_][\w.\-]{0,31}):(?P<body>[^\s'\"`<>:]{3,64})"
+_PAIR = lazy_compile(r"(?<![\w:/\\.@\-~$%&=+])(?P<user>[A-Za-z_][\w.\-]{0,31}):(?P<body>[^\s'\"`<>:]{3,64})"
                    r"(?=[\s,;)\]]|$)")
 # What says "log in with these": before the pair on its line (within 48 characters) …
-_LOGIN_BEFORE = re.compile(
+_LOGIN_BEFORE = lazy_compile(
     r"(?i)\b(?:log(?:ged|ging|s)?[ \t\-]?(?:in|on)|login|logon|sign(?:ed|ing|s)?[ \t\-]?in|signin|creds?|credentials?"
     r"|ssh|sftp|ftp|telnet|rdp|vnc|winrm|smb|auth(?:enticate|enticated)?|account|acct|connect(?:s|ed|ing)?[ \t]+(?:with|as|using|via)"
     r"|user(?:name)?[ \t]*/[ \t]*pass"
     r"(?:word)?|u/p|identifiants?|connexion|connecte[rz]?|connecte-toi|connectez-vous)\b[^\n]{0,48}$")
 # … or right after it: "USER:PASSWORD for ssh", "… to log in".
-_LOGIN_AFTER = re.compile(
+_LOGIN_AFTER = lazy_compile(
     r"(?i)[^\n]{0,24}?\b(?:log(?:ged|ging)?[ \t\-]?(?:in|on)|login|logon|sign[ \t\-]?in|ssh|sftp|ftp|creds?"
     r"|credentials?)\b")
 # Names that label a field rather than name an account (`Host:webserver01`, `login:bob`), and
@@ -76,10 +77,10 @@ _LABELS = frozenset({
     "room", "team", "org", "project", "repo", "branch", "status", "state", "count",
 })
 # A ticket or an issue (`OPS-1234`), not a password.
-_TICKET = re.compile(r"^[A-Z][A-Z0-9]{1,9}-\d{1,7}$")
-_GROUP_COMMANDS = re.compile(r"(?i)\b(?:chown|chgrp|usermod|groupadd|useradd|install\s+-o|docker|podman|kubectl)\b")
-_DOCKERFILE_FROM = re.compile(r"(?i)[ \t]*from[ \t]")  # a Dockerfile's `FROM image:tag` line
-_VERSION = re.compile(r"(?i)^v?\d+(?:\.\d+)*(?:[\-_.+][a-z0-9]+)*$")
+_TICKET = lazy_compile(r"^[A-Z][A-Z0-9]{1,9}-\d{1,7}$")
+_GROUP_COMMANDS = lazy_compile(r"(?i)\b(?:chown|chgrp|usermod|groupadd|useradd|install\s+-o|docker|podman|kubectl)\b")
+_DOCKERFILE_FROM = lazy_compile(r"(?i)[ \t]*from[ \t]")  # a Dockerfile's `FROM image:tag` line
+_VERSION = lazy_compile(r"(?i)^v?\d+(?:\.\d+)*(?:[\-_.+][a-z0-9]+)*$")
 # Accounts whose default or chosen password is often a plain word (`root:toor`, `pi:raspberry`).
 _ADMIN_ACCOUNTS = frozenset({"root", "admin", "administrator", "sa", "postgres", "pi", "ubuntu", "sysadmin",
                              "superuser", "su", "oracle", "mysql", "ec2-user", "centos", "debian", "kali",
@@ -152,9 +153,9 @@ _LOGIN_NEEDLES = ("log in", "log-in", "login", "logon", "log on", "logged", "log
 # -- a Wi-Fi QR string's password -------------------------------------------------------------
 
 # `WIFI:` then fields `K:value;` in any order (`\;` escapes a semicolon), one of them `P:`.
-_WIFI_QR = re.compile(r"(?i)(?<![a-z0-9])wifi:(?:[a-z0-9]{1,4}:(?:\\.|[^;\\\n]){0,128};){0,8}?"
+_WIFI_QR = lazy_compile(r"(?i)(?<![a-z0-9])wifi:(?:[a-z0-9]{1,4}:(?:\\.|[^;\\\n]){0,128};){0,8}?"
                       r"p:(?P<body>(?:\\.|[^;\\\n]){1,128})(?:;|$)")
-_QR_ESCAPE = re.compile(r"\\(.)")
+_QR_ESCAPE = lazy_compile(r"\\(.)")
 _MY_STAND_INS = frozenset({"pass", "password", "passwd", "pw", "pwd", "key", "secret", "wifi", "network",
                            "passphrase", "wifipass", "wifipassword"})
 
@@ -175,7 +176,7 @@ def _accept_wifi_password(match: re.Match[str]) -> bool:
 # -- a crypto wallet's seed phrase ------------------------------------------------------------
 
 # On the prose view (lower case, accents stripped): what announces a mnemonic …
-_SEED_CONTEXT = re.compile(
+_SEED_CONTEXT = lazy_compile(
     r"\b(?:(?:seed|recovery|backup|secret|mnemonic|wallet|restore)[ \t\-]+(?:phrase|words|seed|sentence)s?"
     r"|mnemonic(?:s| code| phrase)?|seed[ \t]*:|(?:12|24|15|18|21|twelve|twenty[ \t\-]four)[ \t\-]+words?"
     r"(?:[ \t\-]+(?:seed|phrase|mnemonic|recovery))?|phrases?[ \t]+(?:de[ \t]+)?(?:recuperation|secretes?"
@@ -184,7 +185,7 @@ _SEED_CONTEXT = re.compile(
 # backtracks through the spaces between them: seconds on a kB of short words): a word of 3 to 8
 # letters continues a run, spaces, commas and numbering (`1.`, `2)`) sit between its words, and
 # anything else (another word, a sentence mark) ends it.
-_SEED_TOKEN = re.compile(r"([a-z]+)|\d{1,2}[.):]?|[ \t\n,]+|.", re.S)
+_SEED_TOKEN = lazy_compile(r"([a-z]+)|\d{1,2}[.):]?|[ \t\n,]+|.", re.S)
 _SEED_GAP = 60  # characters between the context and the first word ("… is:", "… (keep it safe):")
 _SEED_REACH = 24 * 10  # characters of 24 words of up to 8 letters, a space between
 _SEED_CONTEXTS = 32  # contexts read per text: bounded work on a text made of "seed:" lines

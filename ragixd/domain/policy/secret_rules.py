@@ -20,6 +20,7 @@ from .assignments import (
     judge,
 )
 from .decode import readable_base64
+from .lazy import lazy_compile
 from .providers import finder, provider_rules
 from .rules import SECRET, Rule
 from .secret_context import context_rules
@@ -37,41 +38,41 @@ from .values import (
     vowel_share,
 )
 
-_PEM_PRIVATE = re.compile(
+_PEM_PRIVATE = lazy_compile(
     r"-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----"
     r"(?:\s|\\[rn])*(?:[A-Za-z\-]+:[^\n\\]*(?:\n|\\n)(?:\s|\\[rn])*)*"
     r"(?P<body>(?:[A-Za-z0-9+/=]|\s|\\[rn]){40,})"
 )
-_PUTTY = re.compile(r"PuTTY-User-Key-File-\d:.{0,400}?Private-Lines:\s*\d+\s+(?P<body>[A-Za-z0-9+/=]{40,})", re.S)
+_PUTTY = lazy_compile(r"PuTTY-User-Key-File-\d:.{0,400}?Private-Lines:\s*\d+\s+(?P<body>[A-Za-z0-9+/=]{40,})", re.S)
 # DER-encoded private keys in base64 without PEM armour (PKCS#1 RSA, PKCS#8, SEC1 EC).
-_DER_PRIVATE = re.compile(r"MII[A-Za-z0-9+/]{1,3}(?:IBAAK|IBAAJ|IBADANBgkqhkiG9w0BAQEFAAS)(?P<body>[A-Za-z0-9+/]{40,})"
+_DER_PRIVATE = lazy_compile(r"MII[A-Za-z0-9+/]{1,3}(?:IBAAK|IBAAJ|IBADANBgkqhkiG9w0BAQEFAAS)(?P<body>[A-Za-z0-9+/]{40,})"
                           r"|MHcCAQEE(?P<ec>[A-Za-z0-9+/]{40,})")
 # The payload need not be JSON ("eyJ…"): a signed blob after a JWT header is a token too.
-_JWT = re.compile(r"(?<![A-Za-z0-9_\-])(eyJ[A-Za-z0-9_\-]{8,})\.(eyJ[A-Za-z0-9_\-]{8,}|[A-Za-z0-9_\-]{40,})"
+_JWT = lazy_compile(r"(?<![A-Za-z0-9_\-])(eyJ[A-Za-z0-9_\-]{8,})\.(eyJ[A-Za-z0-9_\-]{8,}|[A-Za-z0-9_\-]{40,})"
                   r"(?:\.[A-Za-z0-9_\-]*)?")
 # Schemes of network services whose URLs carry logins (databases, queues, mail, web, VCS).
-_URL_CREDENTIALS = re.compile(
+_URL_CREDENTIALS = lazy_compile(
     r"(?i)\b(?:https?|s?ftps?|ssh|sftp|git\+[a-z]+|svn\+ssh|postgres(?:ql)?(?:\+\w+)?|mysql(?:\+\w+)?"
     r"|mariadb|mssql(?:\+\w+)?|sqlserver|oracle(?:\+\w+)?|mongodb(?:\+srv)?|rediss?|amqps?|mqtts?"
     r"|ldaps?|smtps?|imaps?|pop3s?|neo4j(?:\+s)?|bolt(?:\+s)?|nats|kafka|cassandra|couchdb|clickhouse"
     r"|snowflake|jdbc:[a-z0-9]+|odbc|wss?|telnet|vnc|rtsp|socks[45]h?|proxy|memcached|elasticsearch"
     r"|influxdb|couchbase|rabbitmq|sqlalchemy|db2|cockroachdb|timescaledb|s3)://(?P<user>[^\s:/?#@\"'<>]{0,128}):(?P<body>[^\s/?#@\"'<>]{1,256})@[^\s@]"
 )
-_CURL_USER = re.compile(r"(?:^|\s)(?:-u|--user)\s+[\"']?(?P<user>[^\s:\"']{1,64}):(?P<body>[^\s\"']{3,128})")
-_AWS_SECRET = re.compile(r"(?<![A-Za-z0-9/+])(?P<body>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])")
-_TOKEN = re.compile(r"(?<![A-Za-z0-9+/_\-.~])[A-Za-z0-9][A-Za-z0-9+/_\-.~]{19,250}={0,2}(?![A-Za-z0-9+/=_\-.~])")
-_NON_SECRET_BLOCK = re.compile(
+_CURL_USER = lazy_compile(r"(?:^|\s)(?:-u|--user)\s+[\"']?(?P<user>[^\s:\"']{1,64}):(?P<body>[^\s\"']{3,128})")
+_AWS_SECRET = lazy_compile(r"(?<![A-Za-z0-9/+])(?P<body>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])")
+_TOKEN = lazy_compile(r"(?<![A-Za-z0-9+/_\-.~])[A-Za-z0-9][A-Za-z0-9+/_\-.~]{19,250}={0,2}(?![A-Za-z0-9+/=_\-.~])")
+_NON_SECRET_BLOCK = lazy_compile(
     r"-----BEGIN (?:[A-Z0-9 ]*PUBLIC KEY(?: BLOCK)?|CERTIFICATE(?: REQUEST)?|PGP SIGNATURE|PGP MESSAGE)-----"
     r".*?(?:-----END[ A-Z0-9]*-----|\Z)", re.S)
-_DIGEST_PREFIX = re.compile(r"(?i)(?:sha1|sha256|sha384|sha512|md5|blake2b?|integrity|base64|ssh-[a-z0-9]+"
+_DIGEST_PREFIX = lazy_compile(r"(?i)(?:sha1|sha256|sha384|sha512|md5|blake2b?|integrity|base64|ssh-[a-z0-9]+"
                             r"|ecdsa-[a-z0-9\-]+|nonce|hash|digest|checksum|etag|commit|rev)[\s:=,\-\"'`]*$")
 # A URL query parameter that carries a credential (`?key=…`, `&access_token=…`), right before
 # the token: its value is a secret even inside a URL.
-_CREDENTIAL_PARAM = re.compile(r"(?i)[?&;](?:api[_-]?key|key|token|access[_-]?token|auth[_-]?token|auth"
+_CREDENTIAL_PARAM = lazy_compile(r"(?i)[?&;](?:api[_-]?key|key|token|access[_-]?token|auth[_-]?token|auth"
                                r"|secret|client[_-]?secret|password|passwd|pwd)=$")
 # Publishable keys are meant to be public (Stripe `pk_live_…`, Mapbox `pk.…`).
 _PUBLIC_PREFIXES = ("pk_live_", "pk_test_", "pk.", "pub_", "pub-")
-_UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+_UUID = lazy_compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 
 
 def _accept_body(match: re.Match[str]) -> bool:
@@ -110,7 +111,7 @@ _URL_REACH = len("://") + 128 + 1 + 256 + 2
 
 # Any other scheme, or none (`//user:pass@host`, `doc://…`): the login counts only when its
 # password reads as a typed password or a generated secret, not as a word or a template.
-_ANY_URL_CREDENTIALS = re.compile(
+_ANY_URL_CREDENTIALS = lazy_compile(
     r"(?i)(?:\b[a-z][a-z0-9+.\-]{0,30}:|(?<![:/\w]))//(?P<user>[^\s:/?#@\"'<>]{1,128}):"
     r"(?P<body>[^\s/?#@\"'<>]{1,256})@[^\s@]")
 
@@ -156,7 +157,7 @@ def _accept_curl_user(match: re.Match[str]) -> bool:
 # `docker login -p`, `redis-cli -a`, SQL's `IDENTIFIED BY '…'`, and a .pgpass line
 # (host:port:database:user:password). The command or keyword anchors each form, so that a
 # flag of another tool (`grep -p`, `ls -a`) is never read as one.
-_COMMAND_PASSWORD = re.compile(
+_COMMAND_PASSWORD = lazy_compile(
     r"(?im)(?:\bsshpass\s+-p\s*[\"']?(?P<a>[^\s\"']{3,128})"
     r"|\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n|;&]{0,160}?\s-p(?P<b>[^\s\"'\-][^\s\"']{2,127})"
     r"|\bdocker\s+login\b[^\n|;&]{0,160}?\s(?:-p|--password)(?:\s+|=)[\"']?(?P<c>[^\s\"'\-][^\s\"']{2,127})"
@@ -177,7 +178,7 @@ def _accept_aws_secret(match: re.Match[str]) -> bool:
     return ("aws" in before or "secret" in before) and looks_random(match.group("body"), 40)
 
 
-_SSH_PUBLIC_KEY = re.compile(
+_SSH_PUBLIC_KEY = lazy_compile(
     r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-\S+|sk-ssh-\S+|sk-ecdsa-\S+)\s+AAAA[A-Za-z0-9+/]+=*")
 
 
@@ -200,7 +201,7 @@ def _word_around(text: str, start: int, end: int) -> str:
 
 # The ids ragix itself generates (domain.ids): a note that says "see MEM-f0671b092d5e8b32" is
 # not holding a key (3 % of such notes were refused before session 27).
-_RAGIX_ID = re.compile(r"(?:MEM|EVT)-[0-9a-f]{16}")
+_RAGIX_ID = lazy_compile(r"(?:MEM|EVT)-[0-9a-f]{16}")
 
 
 def _is_high_entropy_token(token: str) -> bool:
@@ -247,10 +248,10 @@ def has_high_entropy_token(text: str) -> bool:
 # A Kubernetes Secret manifest: `kind: Secret` (not ExternalSecret, SopsSecret …) and a `data:`
 # map whose values are base64, as the API stores them; `stringData`, templates and empty
 # strings are left alone.
-_K8S_SECRET_KIND = re.compile(r"(?im)^[ \t-]*kind:[ \t]*([\"']?)secret\1[ \t]*(?:#.*)?$")
-_K8S_DATA = re.compile(r"(?m)^([ \t]*)data:[ \t]*$")
-_K8S_ENTRY = re.compile(r"[\w.\-]+:[ \t]*(?P<block>[|>][\-+]?)?[ \t]*(?P<value>\S*)[ \t]*$")
-_BASE64_VALUE = re.compile(r"([\"']?)(?P<body>[A-Za-z0-9+/]{10,}={0,3})\1")
+_K8S_SECRET_KIND = lazy_compile(r"(?im)^[ \t-]*kind:[ \t]*([\"']?)secret\1[ \t]*(?:#.*)?$")
+_K8S_DATA = lazy_compile(r"(?m)^([ \t]*)data:[ \t]*$")
+_K8S_ENTRY = lazy_compile(r"[\w.\-]+:[ \t]*(?P<block>[|>][\-+]?)?[ \t]*(?P<value>\S*)[ \t]*$")
+_BASE64_VALUE = lazy_compile(r"([\"']?)(?P<body>[A-Za-z0-9+/]{10,}={0,3})\1")
 
 
 def _k8s_secret_value(value: str) -> bool:
@@ -298,12 +299,12 @@ def has_kubernetes_secret(text: str) -> bool:
 
 # A setting given as two attributes, as .NET and NuGet config files write it:
 # `<add key="ClearTextPassword" value="…" />`, `<entry name="apiToken" value="…"/>`.
-_KEY_VALUE_ATTRIBUTES = re.compile(
+_KEY_VALUE_ATTRIBUTES = lazy_compile(
     r"""<[A-Za-z][\w:.\-]{0,40}\s+(?:key|name)\s*=\s*(["'])(?P<name>[^"'<>\n]{1,80})\1"""
     r"""\s+value\s*=\s*(["'])(?P<body>[^"'<>\n]{1,400})\3""")
 
 
-_WINDOWS_ENV_REFERENCE = re.compile(r"%[A-Za-z_][\w.\-]*%")
+_WINDOWS_ENV_REFERENCE = lazy_compile(r"%[A-Za-z_][\w.\-]*%")
 
 
 def _accept_key_value(match: re.Match[str]) -> bool:

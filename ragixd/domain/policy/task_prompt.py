@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import re
 
+from .lazy import lazy_compile
+
 # The opening of a task prompt: the model cast in a role, or the task itself.
-_OPENS_AS_TASK = re.compile(
+_OPENS_AS_TASK = lazy_compile(
     r"\A\s*(?:(?:you\s+are|you're|act\s+as|acting\s+as)\s+(?:[\w'-]+,\s+)?(?:a|an|the|my|our)\s"
     r"|(?:given|using|based\s+on)\s+the\b"
     r"|(?:please\s+)?(?:write|draft|summari[sz]e|translate|convert|extract|classify|explain|describe|list|generate"
@@ -22,7 +24,7 @@ _OPENS_AS_TASK = re.compile(
     r"|plan|design|outline|suggest|recommend|help|answer\s+the\s+question|read\s+the)\b)")
 # What a document has and a task prompt does not: a greeting or a sign-off line, mail headers,
 # code, a page's markup.
-_DOCUMENT = re.compile(
+_DOCUMENT = lazy_compile(
     r"^\s*(?:hi|hello|dear|hey|good\s+(?:morning|afternoon|evening))\b[^\n.!?]{0,40}[,!:]?\s*$"
     r"|^\s*(?:best|kind|warm)?\s*regards\b|^\s*(?:sincerely|cheers|thanks|thank\s+you)\s*,?\s*$"
     r"|\b(?:subject|from|to|cc|sent|date|email_from|received\s+date|content)\s*:"

@@ -12,6 +12,8 @@ from functools import lru_cache
 from itertools import repeat
 from operator import add, ne
 
+from .lazy import lazy_compile
+
 # Substrings that mark documentation placeholders rather than live credentials.
 # Substrings that mark documentation placeholders rather than live credentials. Long ones
 # count anywhere; short ones only inside word-like segments (`your-token-here`, `YOURKEY`),
@@ -23,15 +25,15 @@ _PLACEHOLDER_WORDS = (
     "mypassword", "my_password", "my-password", "my_api", "my-api", "myapikey", "process.env",
     "os.environ", "getenv",
 )
-_PLACEHOLDER_WORD = re.compile("|".join(re.escape(w) for w in _PLACEHOLDER_WORDS))
+_PLACEHOLDER_WORD = lazy_compile("|".join(re.escape(w) for w in _PLACEHOLDER_WORDS))
 _SHORT_PLACEHOLDER_WORDS = ("your", "here", "goes", "fake", "todo", "tbd", "test key", "mock")
-_SHORT_PLACEHOLDER = re.compile("|".join(re.escape(w) for w in _SHORT_PLACEHOLDER_WORDS))
-_SEGMENTS = re.compile(r"[A-Za-z0-9]+")
+_SHORT_PLACEHOLDER = lazy_compile("|".join(re.escape(w) for w in _SHORT_PLACEHOLDER_WORDS))
+_SEGMENTS = lazy_compile(r"[A-Za-z0-9]+")
 # Digit runs between two letters; the look-behind follows the first digit so that the regex
 # engine can skip ahead to digits.
-_INTERLEAVED_DIGITS = re.compile(r"\d(?<=[A-Za-z]\d)\d*(?=[A-Za-z])")
+_INTERLEAVED_DIGITS = lazy_compile(r"\d(?<=[A-Za-z]\d)\d*(?=[A-Za-z])")
 # An interpolation inside a longer value: `prefix-${VAR}`, `{{ name }}`, `<your key>`.
-_INTERPOLATION = re.compile(
+_INTERPOLATION = lazy_compile(
     r"\$\{[A-Za-z_][\w.\-]*\}|\{\{\s*[\w.\-]+\s*\}\}|<[\w\s.\-]+>|\{[A-Za-z_][\w.\[\]'()]+\}|\$\([^)]*\)")
 # Whole values that are defaults or type names, never a secret on their own.
 _DUMMY_VALUES = frozenset({
@@ -40,17 +42,17 @@ _DUMMY_VALUES = frozenset({
     "nil", "undefined", "empty", "true", "false", "string", "str", "bytes", "required",
     "optional", "hidden", "masked", "sensitive", "ollama", "bearer", "basic", "value",
 })
-_TEMPLATE = re.compile(
+_TEMPLATE = lazy_compile(
     r"""^(?:\$\{?[A-Za-z_][\w.\-]*\}?|\{\{?\s*[\w.\-]+\s*\}?\}|%\(?[\w]*\)?[sd]|\{\d*\}
         |<[^<>]*>|\[[^\[\]]*\]|\(\s*\)|:[A-Za-z_]\w*|@[A-Za-z_][\w.]*@?)$""",
     re.X,
 )
 # Case-insensitive only for the x's, spelled out so that the regex can skip to a candidate.
-_MASK_RUN = re.compile(r"[xX]{4,}|\*{3,}|\u2022{3,}|#{4,}|\.{3,}")
+_MASK_RUN = lazy_compile(r"[xX]{4,}|\*{3,}|\u2022{3,}|#{4,}|\.{3,}")
 _MASK_SEEDS = ("xxxx", "***", "\u2022\u2022\u2022", "####", "...")
-_WORD_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
-_DOTTED_PATH = re.compile(r"^[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)+(?:\(\))?$")
-_CODE_HINT = re.compile(r"[()\[\]{}]|^\$|^%|^&|^@|\benv\b|getenv|environ|secrets?\.|vault\.")
+_WORD_PARTS = lazy_compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+_DOTTED_PATH = lazy_compile(r"^[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)+(?:\(\))?$")
+_CODE_HINT = lazy_compile(r"[()\[\]{}]|^\$|^%|^&|^@|\benv\b|getenv|environ|secrets?\.|vault\.")
 
 
 @lru_cache(maxsize=65536)
@@ -71,9 +73,9 @@ def shannon(value: str) -> float:
     return -sum(map(_entropy_term, _counts(value), repeat(len(value))))
 
 
-_DIGIT = re.compile(r"\d")
-_SYMBOL = re.compile(r"[^A-Za-z0-9]")
-_NON_ALNUM = re.compile(r"[^A-Za-z0-9]+")
+_DIGIT = lazy_compile(r"\d")
+_SYMBOL = lazy_compile(r"[^A-Za-z0-9]")
+_NON_ALNUM = lazy_compile(r"[^A-Za-z0-9]+")
 # Runs like `abcdefg` or `1234567` mark keyboard fillers, not secrets.
 _ASCENDING = tuple(seq[i:i + 7] for seq in ("0123456789", "abcdefghijklmnopqrstuvwxyz")
                    for i in range(len(seq) - 6))
@@ -138,7 +140,7 @@ def _repeated_unit(value: str) -> bool:
     return (value + value).find(value, 1) < len(value)
 
 
-_CONSONANT_RUN = re.compile(r"[bcdfghjklmnpqrstvwxz]{5,}")
+_CONSONANT_RUN = lazy_compile(r"[bcdfghjklmnpqrstvwxz]{5,}")
 
 
 def _is_word(part: str) -> bool:
@@ -177,9 +179,9 @@ def is_wordlike(value: str, share: float = 0.5) -> bool:
     return common >= share * pairs
 
 
-_DIGITS_INSIDE_WORD = re.compile(r"[A-Za-z]\d+[A-Za-z]")
-_NOT_NAME_CHAR = re.compile(r"[^\w.=:/\- ]")
-_WORD_OR_SPACE = re.compile(r"[\w\s]")
+_DIGITS_INSIDE_WORD = lazy_compile(r"[A-Za-z]\d+[A-Za-z]")
+_NOT_NAME_CHAR = lazy_compile(r"[^\w.=:/\- ]")
+_WORD_OR_SPACE = lazy_compile(r"[\w\s]")
 
 
 def is_compound_name(value: str) -> bool:
@@ -249,7 +251,7 @@ def is_code_reference(value: str) -> bool:
     return False
 
 
-_HEX = re.compile(r"[0-9a-fA-F]*")
+_HEX = lazy_compile(r"[0-9a-fA-F]*")
 
 
 def is_hex(value: str) -> bool:
@@ -328,12 +330,12 @@ def looks_like_password(value: str) -> bool:
 # Placeholder words that a person would not type as their password. Unlike
 # _PLACEHOLDER_WORDS, "mysecret…" and "mypassword…" are not here: as a whole value they are
 # weak passwords, not documentation.
-_STAND_IN_WORDS = re.compile(
+_STAND_IN_WORDS = lazy_compile(
     r"example|sample|dummy|placeholder|changeme|change_me|change-me|replace|insert|redacted|notreal"
     r"|not_real|not-a-real|lorem|foobar|process\.env|os\.environ|getenv")
 _STAND_IN_SEGMENTS = frozenset({"here", "goes", "fake", "todo", "tbd", "mock", "xxx"})
 # Type names: `password: SecretStr`, `secret: Optional`, not a value.
-_CAMEL_CASE = re.compile(r"^(?:[A-Z][a-z0-9]*){2,}$")
+_CAMEL_CASE = lazy_compile(r"^(?:[A-Z][a-z0-9]*){2,}$")
 _TYPE_NAMES = frozenset({"int", "bool", "float", "dict", "list", "tuple", "set", "any", "object", "text", "char",
                          "varchar", "uuid", "integer", "boolean", "number", "callable", "sequence", "mapping",
                          "iterable"})
