@@ -44,7 +44,8 @@ EPILOG = """\
 exit codes: 0 ok, 1 error answered by the daemon (or verify failed), 2 bad usage or input,
 3 daemon (or a vector search's model server) unreachable or timed out,
 130 interrupted (Ctrl-C; tail stops with 0).
-endpoint: --endpoint, else $RAGIX_ENDPOINT, else ipc://$XDG_RUNTIME_DIR/ragix/ragixd.sock.
+endpoint: --endpoint, else $RAGIX_ENDPOINT, else ipc://$XDG_RUNTIME_DIR/ragix/ragixd.sock
+(/tmp/ragix-$UID/ragixd.sock when XDG_RUNTIME_DIR is unset), as the daemon's default.
 """
 
 
