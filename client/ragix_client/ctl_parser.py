@@ -269,7 +269,8 @@ def build_parser() -> argparse.ArgumentParser:
                "ragixctl keys --name laptop --dir ~/.config/ragix/keys", common)
     p.add_argument("--name", default="client", help="file name of the pair: NAME.key and NAME.key_secret "
                    "(default client)")
-    p.add_argument("--dir", help="where to write them (default ~/.config/ragix/keys)")
+    p.add_argument("--dir", help="where to write them (default $XDG_CONFIG_HOME/ragix/keys: "
+                   "~/.config/ragix/keys)")
     p.add_argument("--force", action="store_true", help="replace an existing pair of that name (its secret "
                    "key is lost)")
     p = _local(sub, "service", "Install, remove or inspect the systemd user unit.",
@@ -277,5 +278,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("action", choices=["install", "uninstall", "status"],
                    help="install writes the user unit (and prints the systemctl command that starts it), "
                         "uninstall removes it, status says whether it is installed and running")
-    p.add_argument("--unit-dir", help="default ~/.config/systemd/user")
+    p.add_argument("--unit-dir", help="where the unit file goes (default $XDG_CONFIG_HOME/systemd/user: "
+                   "~/.config/systemd/user); systemctl is asked only for that default")
     return parser
