@@ -54,7 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--home", help="data directory (env RAGIX_HOME; default $XDG_DATA_HOME/ragix)")
     ap.add_argument("--endpoint", help="ipc:// endpoint to bind; its callers get full trust (env "
-                    "RAGIX_ENDPOINT; default ipc://$XDG_RUNTIME_DIR/ragix/ragixd.sock). TCP: set "
+                    "RAGIX_ENDPOINT; default ipc://$XDG_RUNTIME_DIR/ragix/ragixd.sock, or "
+                    "ipc:///tmp/ragix-$UID/ragixd.sock when XDG_RUNTIME_DIR is unset). TCP: set "
                     "tcp_endpoint and CURVE keys in the config file")
     ap.add_argument("--config", help="TOML config file (env RAGIX_CONFIG; default "
                     "$XDG_CONFIG_HOME/ragix/ragixd.toml)")

@@ -44,7 +44,8 @@ EPILOG = """\
 exit codes: 0 ok, 1 error answered by the daemon (or verify failed), 2 bad usage or input,
 3 daemon (or a vector search's model server) unreachable or timed out,
 130 interrupted (Ctrl-C; tail stops with 0).
-endpoint: --endpoint, else $RAGIX_ENDPOINT, else ipc://$XDG_RUNTIME_DIR/ragix/ragixd.sock.
+endpoint: --endpoint, else $RAGIX_ENDPOINT, else ipc://$XDG_RUNTIME_DIR/ragix/ragixd.sock
+(/tmp/ragix-$UID/ragixd.sock when XDG_RUNTIME_DIR is unset), as the daemon's default.
 """
 
 
@@ -74,11 +75,15 @@ def _item_fields(p: argparse.ArgumentParser, required: bool) -> None:
                    + "; an unknown type is stored as note, with a warning")
     p.add_argument("--tier", help="stm, mtm or ltm (mtm/ltm need --source)" + (" (default stm)" if required else ""))
     p.add_argument("--scope", help="project or domain scope" + (" (default: project)" if required else ""))
-    p.add_argument("--store", help="private" + (" (default)" if required else "") + ", shared or social")
+    p.add_argument("--store", help="private, shared or social" + (" (default private; over tcp://, shared for "
+                                                                 "an inner key, social for a familiar one)"
+                                                                 if required else ""))
     p.add_argument("--source", help="provenance source id, e.g. notes.md:3")
     p.add_argument("--source-kind", choices=["chat", "doc", "tool", "mixed"],
-                   help="where the memory came from: a chat turn, a document, a tool's output, or mixed")
-    p.add_argument("--confidence", type=float, help="how sure the memory is, from 0 to 1 (default 0.5)")
+                   help="where the memory came from: a chat turn, a document, a tool's output, or mixed"
+                   + (" (default chat)" if required else ""))
+    p.add_argument("--confidence", type=float,
+                   help="how sure the memory is, from 0 to 1" + (" (default 0.5)" if required else ""))
 
 
 FILTER_KEYS = ("tier", "type", "tags", "scope", "store", "after", "before")

@@ -123,6 +123,7 @@ def _open_output(path: str | None) -> tuple[IO[str], tuple[str, str] | None]:
 
 def export(c: Client, ns) -> tuple[Any, str]:
     out, paths = _open_output(ns.output)
+    written_to_stdout = out is not sys.stdout and paths is None and _is_stdout(out)
     count, after = 0, 0
     drawn = Redraw() if out is not sys.stdout else None  # not between the lines on a terminal
     complete = False
@@ -154,7 +155,18 @@ def export(c: Client, ns) -> tuple[Any, str]:
                 else:
                     os.unlink(paths[0])
     result = {"exported": count, "tier": ns.tier, "output": ns.output or "-"}
-    return result, (f"exported {count} items at {ns.tier} to {ns.output}" if out is not sys.stdout else None)
+    if out is sys.stdout or written_to_stdout:  # the summary goes aside, not into the JSONL
+        return result, None
+    return result, f"exported {count} items at {ns.tier} to {ns.output}"
+
+
+def _is_stdout(out) -> bool:
+    """Is `out` the file standard output writes to (`-o /dev/stdout`, `-o /dev/fd/1`)?"""
+    try:
+        mine, theirs = os.fstat(out.fileno()), os.fstat(sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        return False
+    return (mine.st_dev, mine.st_ino) == (theirs.st_dev, theirs.st_ino)
 
 
 def import_(c: Client, ns) -> tuple[Any, str]:

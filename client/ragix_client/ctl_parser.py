@@ -161,8 +161,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--budget", type=positive(int), default=2000,
                    help="token budget (tokens = ceil(chars/4); default 2000)")
     p.add_argument("--mode", choices=["inject", "catalog", "hybrid"], default="inject",
-                   help="inject: [MEMORY: ...] blocks within the budget; catalog: a JSON list of the matches "
-                   "(id, title, tags, tier, type, score); hybrid: both (default inject)")
+                   help="inject: [MEMORY: ...] blocks within the budget; catalog: a JSON list of the 10 best "
+                   "matches (id, title, tags, tier, type, score); hybrid: both (default inject)")
     p.add_argument("--k", type=positive(int), default=20, help="candidates considered (default 20, at most 500)")
     p.add_argument("--min-seq", type=int, default=0, help=MIN_SEQ_HELP)
     _filters(p)
@@ -231,7 +231,9 @@ def build_parser() -> argparse.ArgumentParser:
                                    '  ragixctl policy audit --archive',
                             formatter_class=RAW, parents=[common])
     psub = policy.add_subparsers(dest="policy_cmd", metavar="ACTION", required=True)
-    p = _op(psub, "policy.check", common, "check")
+    p = _op(psub, "policy.check", common, "check",
+            summary="Dry-run the write policy on a text: verdict and the rules that fired (exit 1 unless "
+                    "accepted).")
     p.add_argument("text", nargs="?", help="the text to check (or --file)")
     p.add_argument("--file", help="read the text from a file ('-' for stdin)")
     p = _op(psub, "policy.audit", common, "audit")
@@ -267,7 +269,8 @@ def build_parser() -> argparse.ArgumentParser:
                "ragixctl keys --name laptop --dir ~/.config/ragix/keys", common)
     p.add_argument("--name", default="client", help="file name of the pair: NAME.key and NAME.key_secret "
                    "(default client)")
-    p.add_argument("--dir", help="where to write them (default ~/.config/ragix/keys)")
+    p.add_argument("--dir", help="where to write them (default $XDG_CONFIG_HOME/ragix/keys: "
+                   "~/.config/ragix/keys)")
     p.add_argument("--force", action="store_true", help="replace an existing pair of that name (its secret "
                    "key is lost)")
     p = _local(sub, "service", "Install, remove or inspect the systemd user unit.",
@@ -275,5 +278,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("action", choices=["install", "uninstall", "status"],
                    help="install writes the user unit (and prints the systemctl command that starts it), "
                         "uninstall removes it, status says whether it is installed and running")
-    p.add_argument("--unit-dir", help="default ~/.config/systemd/user")
+    p.add_argument("--unit-dir", help="where the unit file goes (default $XDG_CONFIG_HOME/systemd/user: "
+                   "~/.config/systemd/user); systemctl is asked only for that default")
     return parser

@@ -219,11 +219,15 @@ MAX_BUDGET = 200_000
 
 
 def budget_hint(client: Client, args: dict[str, Any]) -> str:
-    """Why recall injected nothing: no item matched, or every matching item's block is larger
-    than the budget (then the smallest block's size, a budget that would show it)."""
+    """Why recall injected nothing: no item matched, every matching item is withheld, or every
+    matching item's block is larger than the budget (then the smallest block's size, a budget
+    that would show it)."""
     full = client.recall(**{**args, "mode": "inject", "budget": MAX_BUDGET})
     blocks = re.split(r"(?<=\[/MEMORY\])\n(?=\[MEMORY: )", full.get("text") or "")
     sizes = [math.ceil(len(block) / 4) for block in blocks if block]  # the README's tokens = ceil(chars/4)
+    if not sizes and full.get("withheld"):  # they matched: the write policy now refuses their text
+        return (f"nothing to recall: the {len(full['withheld'])} matching item(s) are withheld, "
+                "the write policy now refusing their text")
     if not sizes:
         return "nothing to recall: no item matches"
     return (f"nothing fits the budget of {args['budget']} tokens: {len(sizes)} matching item(s), the "

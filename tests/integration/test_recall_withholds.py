@@ -90,3 +90,17 @@ def test_policy_audit_finds_them_and_archives_them_on_request(home_with_an_old_m
         c.close()
     finally:
         d.stop()
+
+
+def test_recall_with_only_withheld_matches_does_not_say_none_matched(home_with_an_old_memory, capsys):
+    # It said "nothing to recall: no item matches" on stdout while stderr said 1 was withheld.
+    tmp_path, coded, plain = home_with_an_old_memory
+    d = _with_the_rule(tmp_path)
+    try:
+        code = ctl.main(["--endpoint", d.endpoint, "recall", "ZEBRA", "--budget", "2000"])
+        shown = capsys.readouterr()
+        assert code == 0 and "ZEBRA" not in shown.out
+        assert "no item matches" not in shown.out and "1 matching item(s) are withheld" in shown.out
+        assert "withheld 1" in shown.err and coded in shown.err
+    finally:
+        d.stop()

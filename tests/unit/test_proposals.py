@@ -113,6 +113,19 @@ def test_tool_calls_in_both_shapes_and_other_tools_ignored():
     assert result.errors == [] and result.cleaned_text == "plain answer"
 
 
+def test_tool_calls_in_anthropic_and_gemini_shapes():
+    # Anthropic's tool_use blocks carry the arguments in `input`, Gemini's in functionCall.args:
+    # both were "memory.propose call without items".
+    calls = [
+        {"type": "tool_use", "id": "toolu_1", "name": "memory.propose", "input": {"items": [prop("a")]}},
+        {"functionCall": {"name": "memory_propose", "args": {"items": [prop("b")]}}},
+        {"function_call": {"name": "memory.propose", "args": {"items": [prop("c")]}}},
+        {"type": "tool_use", "name": "web.search", "input": {"q": "x"}},
+    ]
+    result = parse_answer("plain answer", calls)
+    assert titles(result) == ["a", "b", "c"] and result.errors == []
+
+
 def test_bad_tool_calls_are_reported_not_raised():
     calls = [{"name": "memory.propose", "arguments": "{broken"}, "not a call",
              {"action": "memory.propose"}, {"action": "memory.propose", "items": "x"}]
