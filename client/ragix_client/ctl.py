@@ -114,7 +114,9 @@ def _item_args(ns: argparse.Namespace, new: bool = False) -> dict[str, Any]:
                         "confidence"))
     fields.update({k: [] for k in ("tags", "entities") if getattr(ns, k) == []})  # given as '': none
     if ns.content == "-":
-        fields["content"] = read_stdin()
+        # Without its trailing line ends, as a shell's $(...) reads it: `echo X | … --content -`
+        # is the same memory as `--content X` (a duplicate, not a second item).
+        fields["content"] = read_stdin().rstrip("\r\n")
         if not fields["content"].strip():
             raise InvalidInput("--content", "nothing to store: standard input was empty")
     elif ns.content is not None and not ns.content.strip():

@@ -53,6 +53,17 @@ def test_write_from_empty_stdin_is_refused_like_pull(daemon):
     assert items(daemon) == before
 
 
+def test_write_from_stdin_drops_the_trailing_newlines_as_a_shell_does(daemon):
+    # `echo X | ragixctl write --content -` is the same memory as `--content X`: a duplicate.
+    first = daemon.client().write(title="piped", content="one line\n  indented second")["id"]
+    for stdin in (b"one line\n  indented second\n", b"one line\n  indented second\r\n\n"):
+        proc = subprocess.run([*CTL, "--endpoint", daemon.endpoint, "write", "--title", "piped", "--content", "-"],
+                              input=stdin, capture_output=True, timeout=60)
+        assert proc.returncode == 0 and proc.stdout.decode().strip() == first, proc.stderr
+    item = daemon.client().read([first])["items"][0]
+    assert item["content"] == "one line\n  indented second" and item["mention_count"] == 3
+
+
 def test_update_with_a_blank_field_names_the_option(daemon, capsys):
     item = daemon.client().write(title="to update", content="body")["id"]
     code, _, err = run(daemon, capsys, "update", item, "--title", " ")
