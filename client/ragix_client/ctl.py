@@ -344,15 +344,16 @@ def _layout_words(entry: dict[str, Any]) -> str:
 
 def cmd_embedders(c: Client, ns) -> tuple[Any, str]:
     r = c.embedders()
-    return r, "\n".join(map(_embedder_row, r["embedders"])) or "(no embedders: lexical search only)"
+    width = max([24, *(len(str(e["model"])) for e in r["embedders"])])  # columns line up whatever the names
+    return r, "\n".join(_embedder_row(e, width) for e in r["embedders"]) or "(no embedders: lexical search only)"
 
 
-def _embedder_row(e: dict[str, Any]) -> str:
+def _embedder_row(e: dict[str, Any], width: int = 24) -> str:
     # Below full trust the daemon leaves out the counts: they are over every store.
     counts = (f"{e['embedded']}/{e['items']} items embedded, {e['indexed']} indexed" if "items" in e
               else "(counts are for the owner)")
     unavailable = "" if e["available"] else "  UNAVAILABLE: " + e.get("error", "")
-    return (f"{'*' if e['serving'] else ' '} {e['model']:<24} dim {e['dimension'] or '?':<5} "
+    return (f"{'*' if e['serving'] else ' '} {e['model']:<{width}} dim {e['dimension'] or '?':<5} "
             f"{counts}{_layout_words(e)}{unavailable}")
 
 

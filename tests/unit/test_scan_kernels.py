@@ -174,3 +174,19 @@ def test_ragixctl_embedders_row_without_the_owners_counts():
     gated = _embedder_row(base)  # a caller below full trust gets no counts
     assert "counts are for the owner" in gated and "embedded" not in gated
     assert "UNAVAILABLE" in _embedder_row({**base, "available": False, "error": "down"})
+
+
+def test_ragixctl_embedders_columns_line_up_with_a_long_model_name():
+    from ragix_client import ctl
+
+    rows = [{"model": name, "dimension": 384, "inline": True, "serving": name.startswith("hash"),
+             "layout": "flat", "available": True, "error": ""}
+            for name in ("hash-v2-384", "all-minilm-l6-v2-onnx-int8-with-a-longer-name")]
+
+    class Fake:
+        def embedders(self):
+            return {"embedders": rows}
+
+    _, text = ctl.cmd_embedders(Fake(), None)
+    first, second = text.splitlines()
+    assert first.index(" dim ") == second.index(" dim ") > len(rows[1]["model"])
