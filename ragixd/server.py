@@ -37,7 +37,6 @@ from .readers import ReaderPool
 from .seqwait import SeqWaiter
 from .replies import REPLIES, Replier, encode_answer
 from .retrieval.guard import RecallGuard
-from .store.projection import Projections
 from .writer import Writer
 
 log = get("ragixd.server")
@@ -604,10 +603,9 @@ class Server:
         head, positions = self._positions_at
         if head != self.store.head_seq:
             head = self.store.head_seq
-            positions = Projections.positions(self.store.reader())
+            positions = self.store.projections.all_positions(self.store.reader())
             self._positions_at = (head, positions)
-        # A projector that has applied nothing yet (a fresh home) has no row: it is at 0.
-        return {**{p.name: 0 for p in self.store.projections.projectors}, **positions}
+        return positions
 
     def _static_status(self) -> dict[str, Any]:
         # Once per settings object (SIGHUP replaces it): the path work costs more than the rest.

@@ -323,7 +323,9 @@ def query_stats(q: QueryContext, args: dict[str, Any]) -> dict[str, Any]:
     data = queries.stats(q.conn, None if full else q.caller.stores)
     if not full:  # the log's totals count every store's events: they are the owner's to see
         del data["events"], data["log_bytes"]
-    data["projectors"] = Projections.positions(q.conn)
+    memory = q.extra.get("memory")
+    data["projectors"] = (memory.store.projections.all_positions(q.conn) if memory is not None
+                          else Projections.positions(q.conn))
     return data
 
 

@@ -149,6 +149,11 @@ class Projections:
     def positions(conn: apsw.Connection) -> dict[str, int]:
         return dict(conn.execute("SELECT name, seq FROM projector_positions ORDER BY name"))
 
+    def all_positions(self, conn: apsw.Connection) -> dict[str, int]:
+        """Each projector's last applied seq; one that has applied nothing yet (a fresh home)
+        has no row, and is at 0."""
+        return {**{p.name: 0 for p in self.projectors}, **self.positions(conn)}
+
     def tables(self) -> list[str]:
         return [t for p in self.projectors for t in p.tables]
 

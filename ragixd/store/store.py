@@ -221,7 +221,7 @@ class Store:
     def stats(self) -> dict[str, Any]:
         with self.snapshot() as conn:
             data = queries.stats(conn)
-            data["projectors"] = Projections.positions(conn)
+            data["projectors"] = self.projections.all_positions(conn)
         return data
 
     def events(self, after: int = 0) -> Iterator[Event]:

@@ -211,3 +211,12 @@ def test_a_fresh_daemons_status_lists_every_projector_at_0(daemon):
     seq = c.write(title="first", content="the first note")["seq"]
     assert set(c.status()["projectors"].values()) == {seq}
     c.close()
+
+
+def test_stats_and_status_name_every_projector_on_a_fresh_home(daemon):
+    # A projector that has applied nothing yet has no position row: both answers say 0.
+    c = daemon.client()
+    status, stats = c.status()["projectors"], c.stats()["projectors"]
+    assert stats == status and len(stats) >= 9 and set(stats.values()) == {0}
+    seq = c.write(title="first", content="the first memory")["seq"]
+    assert c.stats()["projectors"] == c.status()["projectors"] == {name: seq for name in stats}
