@@ -1,5 +1,3 @@
-import sys
+from .daemon import entry
 
-from .daemon import main
-
-sys.exit(main())
+entry()

@@ -118,6 +118,10 @@ class Server:
         self.seq_waiter: SeqWaiter | None = None  # queries parked until their min_seq is applied
         self.monitors: list[zmq.Socket] = []
         self.tick: Callable[[], None] | None = None
+        # A socket that becomes readable when a signal arrives (the daemon points Python's
+        # signal wake-up fd at its other end): the loop wakes at once instead of at its next
+        # poll time-out, so a stop or reload starts within milliseconds.
+        self.wake: Any = None
         self.authenticator = None
         self._loop_thread: threading.Thread | None = None
         self.served_inline = 0  # queries answered on the loop thread
@@ -213,8 +217,12 @@ class Server:
         poller.register(self.pull, zmq.POLLIN)
         for monitor in self.monitors:
             poller.register(monitor, zmq.POLLIN)
+        if self.wake is not None:
+            poller.register(self.wake, zmq.POLLIN)
         while not self.stopping.is_set():
             ready = dict(poller.poll(100))
+            if self.wake is not None and self.wake in ready:
+                _drain_wake(self.wake)
             if self.pull in ready:
                 self._forward_replies()
             for sock, source in self.sockets:
@@ -665,3 +673,12 @@ def _empty_args_valid(op: str) -> bool:
 def _forbidden(op: str) -> RagixError:
     from .errors import Forbidden
     return Forbidden(f"{op} is for the owner of the daemon only", op=op)
+
+
+def _drain_wake(wake: Any) -> None:
+    """Read the wake-up bytes the signals wrote (their handlers have run already)."""
+    try:
+        while wake.recv(512):
+            pass
+    except (BlockingIOError, InterruptedError):
+        pass

@@ -6,7 +6,6 @@ tests read after each test."""
 from __future__ import annotations
 
 import os
-import sys
 from typing import Any
 
 import msgpack
@@ -48,4 +47,4 @@ def publish(self: Any, events: list[Any]) -> None:
 Server._dispatch, Server._reply, Server._publish = dispatch, reply, publish
 
 if __name__ == "__main__":
-    sys.exit(daemon.main())
+    daemon.entry()
