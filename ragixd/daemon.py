@@ -259,9 +259,10 @@ RESTART_SETTINGS = ("home", "endpoint", "tcp_endpoint", "curve_secret_key_file",
 
 
 
-def _wake_on_signals() -> tuple[socket.socket, socket.socket] | None:
-    """A socket pair each signal writes a byte to (signal.set_wakeup_fd): the server loop polls
-    the read end beside its sockets. None where that cannot be set up (not the main thread)."""
+def _wake_on_signals() -> tuple[socket.socket, socket.socket, int] | None:
+    """A socket pair each signal writes a byte to (signal.set_wakeup_fd), and the wake-up fd it
+    replaced: the server loop polls the read end beside its sockets. None where that cannot be
+    set up (not the main thread)."""
     try:
         read_end, write_end = socket.socketpair()
     except OSError:
@@ -269,19 +270,20 @@ def _wake_on_signals() -> tuple[socket.socket, socket.socket] | None:
     try:
         read_end.setblocking(False)
         write_end.setblocking(False)
-        signal.set_wakeup_fd(write_end.fileno(), warn_on_full_buffer=False)
+        previous = signal.set_wakeup_fd(write_end.fileno(), warn_on_full_buffer=False)
     except (OSError, ValueError):
         read_end.close()
         write_end.close()
         return None
-    return read_end, write_end
+    return read_end, write_end, previous
 
 
-def _stop_waking(pair: tuple[socket.socket, socket.socket] | None) -> None:
-    if pair is not None:
-        signal.set_wakeup_fd(-1)
-        for end in pair:
-            end.close()
+def _stop_waking(wake: tuple[socket.socket, socket.socket, int] | None) -> None:
+    if wake is not None:
+        read_end, write_end, previous = wake
+        signal.set_wakeup_fd(previous)
+        read_end.close()
+        write_end.close()
 
 
 def main(argv: list[str] | None = None) -> int:
