@@ -4,7 +4,6 @@ pure-Python gates decide, with the same verdicts, so a secret is refused from th
 
 from __future__ import annotations
 
-import json
 
 import pytest
 
@@ -14,23 +13,11 @@ from ragixd.errors import PolicyRejected
 pytestmark = pytest.mark.skipif(not native.available(), reason="hyperscan is not installed here")
 
 
-def _events(daemon, name: str) -> list[dict]:
-    found = []
-    for line in daemon.log_path.read_text(errors="replace").splitlines():
-        try:
-            event = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(event, dict) and event.get("event") == name:
-            found.append(event)
-    return found
-
-
 def test_a_first_start_serves_while_the_policy_compiles(tmp_path):
     from support.daemon import Daemon
     d = Daemon(tmp_path / "home", extra_env={"XDG_CACHE_HOME": str(tmp_path / "empty-cache")}).start()
     try:
-        ready = _events(d, "daemon.policy_ready")
+        ready = d.log_events("daemon.policy_ready")
         assert ready and ready[0]["prefilter"] == "compiling"  # ready before the compile is over
         c = d.client()
         with pytest.raises(PolicyRejected):

@@ -3,7 +3,6 @@ it had, all of them, and says why in its log; a file that can be applied is appl
 
 from __future__ import annotations
 
-import json
 import signal
 import time
 
@@ -19,25 +18,13 @@ BROKEN = {
 }
 
 
-def _events(daemon, name: str) -> list[dict]:
-    out = []
-    for line in daemon.log_path.read_text(errors="replace").splitlines():
-        try:
-            event = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(event, dict) and event.get("event") == name:
-            out.append(event)
-    return out
-
-
 def _hup(daemon, expect: str) -> dict:
     """Send SIGHUP and wait for the reload's outcome (`expect`) to be logged."""
-    before = len(_events(daemon, expect))
+    before = len(daemon.log_events(expect))
     daemon.proc.send_signal(signal.SIGHUP)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
-        found = _events(daemon, expect)
+        found = daemon.log_events(expect)
         if len(found) > before:
             return found[-1]
         assert daemon.proc.poll() is None, f"ragixd died on SIGHUP: {daemon.log()}"
@@ -54,7 +41,7 @@ def test_a_reload_that_fails_keeps_every_old_setting_and_the_daemon(daemon, brok
     config.write_text("max_message_bytes = 2048\n" + broken)
     failed = _hup(daemon, "daemon.reload_failed")
     assert failed["error"]
-    assert not _events(daemon, "daemon.reloaded")
+    assert not daemon.log_events("daemon.reloaded")
     assert daemon.proc.poll() is None
     assert c.status()["max_message_bytes"] == 4 * 1024 * 1024  # nothing of the file applied
     after = c.write(title="after the reload", content="written after the reload")
@@ -164,7 +151,7 @@ def test_a_reload_says_which_changed_settings_need_a_restart(tmp_path):
         config.parent.mkdir(parents=True, exist_ok=True)
         config.write_text('readers = 2\nsynchronous = "NORMAL"\nmin_seq_timeout_s = 3\n')
         _hup(daemon, "daemon.reloaded")
-        (warning,) = _events(daemon, "daemon.reload_needs_restart")
+        (warning,) = daemon.log_events("daemon.reload_needs_restart")
         assert warning["settings"] == ["readers", "synchronous"]
         assert daemon.client().status()["head_seq"] == 0  # still serving
     finally:

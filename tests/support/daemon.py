@@ -6,6 +6,7 @@ its log that does not match)."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -83,6 +84,18 @@ class Daemon:
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")[-4000:] if self.log_path.exists() else ""
+
+    def log_events(self, name: str) -> list[dict]:
+        """The JSON log lines of this daemon whose event is `name`, in order."""
+        found = []
+        for line in self.log_path.read_text(errors="replace").splitlines():
+            try:
+                event = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(event, dict) and event.get("event") == name:
+                found.append(event)
+        return found
 
     def stop(self, sig: int = signal.SIGTERM, timeout: float = 20.0) -> int:
         if self.proc is None or self.proc.poll() is not None:
