@@ -75,10 +75,11 @@ def use_cache(cache: DatabaseCache | None) -> None:
 
 def _cache_key(*parts: Any) -> str:
     version = getattr(hyperscan, "__version__", "") if hyperscan else ""
-    text = repr((version, hyperscan.__file__ if hyperscan else "", _CODE, parts))
+    text = repr((version, hyperscan.__file__ if hyperscan else "", _code_fingerprint(), parts))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+@lru_cache(maxsize=1)  # read when a database is first looked up, not at import
 def _code_fingerprint() -> str:
     """What turns rules into databases, besides the rules: this module and the translator (and
     the Python whose regex parser the translator reads). A change to either is a new key."""
@@ -483,6 +484,3 @@ def _compiles(expression: str, flags: int) -> bool:
     except hyperscan.error:
         return False
     return True
-
-
-_CODE = _code_fingerprint()  # at the end: its fallback reads the functions above
